@@ -1,0 +1,169 @@
+//! A position: men and kings of each side on bitboards, and the side to move.
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveList};
+use crate::square::{Color, Square};
+use std::fmt;
+
+/// A board position with the side to move. 16 bytes, `Copy`; moves are made by copy ([`Position::play`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// All pieces (men and kings) of each side, indexed by [`Color::index`].
+    pieces: [Bitboard; 2],
+    /// Kings of both sides.
+    kings: Bitboard,
+    side_to_move: Color,
+}
+
+/// Why a set of squares is not a position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("square {square} holds pieces of both sides")]
+    BothSides { square: Square },
+    #[error("square {square} is a king but holds no piece")]
+    KingWithoutPiece { square: Square },
+}
+
+impl Position {
+    /// The initial position: Black men on 1..12, White men on 21..32, Black to move.
+    pub const fn start() -> Position {
+        Position {
+            pieces: [Bitboard(0x0000_0FFF), Bitboard(0xFFF0_0000)],
+            kings: Bitboard::EMPTY,
+            side_to_move: Color::Black,
+        }
+    }
+
+    /// A position from the pieces of each side (men and kings together) and the set of kings.
+    pub fn new(black: Bitboard, white: Bitboard, kings: Bitboard, side_to_move: Color) -> Result<Position, PositionError> {
+        if let Some(square) = (black & white).first() {
+            return Err(PositionError::BothSides { square });
+        }
+        if let Some(square) = (kings & !(black | white)).first() {
+            return Err(PositionError::KingWithoutPiece { square });
+        }
+        Ok(Position { pieces: [black, white], kings, side_to_move })
+    }
+
+    #[inline]
+    pub const fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    /// All pieces of `color`, men and kings.
+    #[inline]
+    pub const fn pieces(&self, color: Color) -> Bitboard {
+        self.pieces[color.index()]
+    }
+
+    #[inline]
+    pub fn men(&self, color: Color) -> Bitboard {
+        self.pieces(color) & !self.kings
+    }
+
+    #[inline]
+    pub fn kings(&self, color: Color) -> Bitboard {
+        self.pieces(color) & self.kings
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    #[inline]
+    pub fn empty(&self) -> Bitboard {
+        !self.occupied()
+    }
+
+    /// The same position with the other side to move (for tests and analysis; not a legal move).
+    pub fn with_side_to_move(mut self, side: Color) -> Position {
+        self.side_to_move = side;
+        self
+    }
+
+    /// The piece on `sq`: its colour and whether it is a king.
+    pub fn piece_at(&self, sq: Square) -> Option<(Color, bool)> {
+        let king = self.kings.contains(sq);
+        if self.pieces[0].contains(sq) {
+            Some((Color::Black, king))
+        } else if self.pieces[1].contains(sq) {
+            Some((Color::White, king))
+        } else {
+            None
+        }
+    }
+
+    /// The back row where `color`'s men are crowned.
+    #[inline]
+    pub const fn crown_row(color: Color) -> Bitboard {
+        match color {
+            Color::Black => Bitboard::BOTTOM_ROW,
+            Color::White => Bitboard::TOP_ROW,
+        }
+    }
+
+    /// The position after `mv`, which must be legal here.
+    #[inline]
+    pub fn play(&self, mv: Move) -> Position {
+        let us = self.side_to_move.index();
+        let them = 1 - us;
+        let from = Bitboard::from_square(mv.from());
+        let to = Bitboard::from_square(mv.to());
+        let mut next = *self;
+        next.pieces[us] ^= from | to;
+        if !(self.kings & from).is_empty() {
+            next.kings ^= from | to;
+        } else {
+            next.kings |= to & Self::crown_row(self.side_to_move);
+        }
+        next.pieces[them] &= !mv.captured();
+        next.kings &= !mv.captured();
+        next.side_to_move = self.side_to_move.other();
+        next
+    }
+
+    /// All legal moves. Capturing is compulsory: when any capture exists only captures are listed,
+    /// every jump path separately.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.for_each_legal_move(|mv| list.push(mv));
+        list
+    }
+
+    /// Whether the side to move has no legal move (and so has lost).
+    pub fn is_lost(&self) -> bool {
+        !self.has_capture() && self.count_simple_moves() == 0
+    }
+}
+
+/// Draws the board, Black's back rank on top: `b`/`w` men, `B`/`W` kings, `.` empty dark squares.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in 0..8u8 {
+            for col in 0..8u8 {
+                let c = if (row + col) % 2 == 0 {
+                    ' '
+                } else {
+                    match self.piece_at(Square::new(row * 4 + col / 2).expect("on board")) {
+                        None => '.',
+                        Some((Color::Black, false)) => 'b',
+                        Some((Color::Black, true)) => 'B',
+                        Some((Color::White, false)) => 'w',
+                        Some((Color::White, true)) => 'W',
+                    }
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "{:?} to move", self.side_to_move)
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Position")?;
+        fmt::Display::fmt(self, f)
+    }
+}
