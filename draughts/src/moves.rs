@@ -1,7 +1,7 @@
 //! Moves that keep their whole jump path, and the single steps they are made of.
 
 use crate::bitboard::Bitboard;
-use crate::square::{Direction, Square};
+use crate::square::{Color, Direction, Square};
 use smallvec::SmallVec;
 use std::fmt;
 
@@ -125,6 +125,32 @@ pub struct Step {
     pub dir: Direction,
 }
 
+impl Step {
+    /// Number of distinct step indices: 32 squares x 4 directions.
+    pub const INDEX_COUNT: usize = 128;
+
+    /// The step's index in `0..128` seen from `mover`'s side of the board (the board is turned for
+    /// White): `4 * square + direction`, both in the mover's frame. This is the policy index.
+    #[inline]
+    pub fn index_for(self, mover: Color) -> usize {
+        let (square, dir) = match mover {
+            Color::Black => (self.square, self.dir),
+            Color::White => (self.square.flipped(), self.dir.opposite()),
+        };
+        4 * square.index() + dir.index()
+    }
+
+    /// The step with policy index `index` (see [`Step::index_for`]); `None` when out of range.
+    pub fn from_index(index: usize, mover: Color) -> Option<Step> {
+        let square = Square::new(u8::try_from(index / 4).ok()?)?;
+        let dir = Direction::from_index((index % 4) as u8);
+        Some(match mover {
+            Color::Black => Step { square, dir },
+            Color::White => Step { square: square.flipped(), dir: dir.opposite() },
+        })
+    }
+}
+
 /// The legal moves of a position. Inline capacity covers every ordinary position; it spills to the
 /// heap only for rare positions with very many capture paths.
 pub type MoveList = SmallVec<[Move; 48]>;
@@ -135,6 +161,17 @@ pub type StepList = SmallVec<[Step; 48]>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn step_index_round_trips_for_both_sides() {
+        for index in 0..Step::INDEX_COUNT {
+            for mover in [Color::Black, Color::White] {
+                let step = Step::from_index(index, mover).unwrap();
+                assert_eq!(step.index_for(mover), index);
+            }
+        }
+        assert_eq!(Step::from_index(Step::INDEX_COUNT, Color::Black), None);
+    }
 
     #[test]
     fn move_is_small() {
