@@ -1,0 +1,208 @@
+//! The search's configuration: PUCT constants, root noise, temperature schedule, playout-cap
+//! randomisation and resignation, deserialised from TOML/JSON and validated once.
+
+use serde::{Deserialize, Serialize};
+
+/// Everything the MCTS and the self-play game driver read. Every field has a default, so a config
+/// file names only what it changes; unknown fields are rejected.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MctsConfig {
+    /// Exploration constant of PUCT: `U = c_puct * prior * sqrt(N_parent) / (1 + N_child)`.
+    pub c_puct: f32,
+    /// First-play urgency: an unvisited child is valued at the parent's value minus
+    /// `fpu_reduction * sqrt(sum of the priors of visited children)` (Leela Chess Zero's rule).
+    pub fpu_reduction: f32,
+    /// Dirichlet concentration per legal step of the root noise.
+    pub dirichlet_alpha: f32,
+    /// Share of the root priors replaced by noise in full searches: `(1 - f) * prior + f * noise`.
+    /// 0 turns noise off (for players).
+    pub dirichlet_fraction: f32,
+    /// Leaves one search may hand to the evaluator at once (virtual loss spreads them); also the
+    /// batch of the single-game conveniences ([`crate::Search::run`], [`crate::SelfPlayGame::play`]).
+    pub leaves_per_batch: u32,
+    /// How the chosen step is drawn from the root visit counts.
+    pub temperature: TemperatureSchedule,
+    /// KataGo's playout-cap randomisation.
+    pub playout_cap: PlayoutCap,
+    /// When a self-play game may end by resignation.
+    pub resignation: Resignation,
+}
+
+/// Temperature `opening` for the first `opening_plies` plies of a game, then `later`.
+/// A temperature of 0 picks the most visited step; 1 samples in proportion to visits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TemperatureSchedule {
+    pub opening: f32,
+    pub opening_plies: u32,
+    pub later: f32,
+}
+
+/// With probability `full_probability` a decision gets a full search of `full_visits` root visits
+/// (with root noise; a policy target), otherwise a cheap one of `cheap_visits` (no noise; value
+/// target only). Set `full_probability = 1` to search every decision fully.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PlayoutCap {
+    pub full_visits: u32,
+    pub cheap_visits: u32,
+    pub full_probability: f32,
+}
+
+/// A side resigns after `consecutive` searched decisions in a row whose root value (its own view)
+/// is below `threshold`. In a `disabled_share` of games resignation is off, and the driver reports
+/// where it would have resigned, so the false-positive rate can be measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Resignation {
+    pub enabled: bool,
+    pub threshold: f32,
+    pub consecutive: u32,
+    pub disabled_share: f32,
+}
+
+/// A config value out of its range.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("mcts config: `{field}` = {value} is invalid: {expected}")]
+pub struct ConfigError {
+    /// Dotted path of the field, e.g. `playout_cap.cheap_visits`.
+    pub field: &'static str,
+    pub value: String,
+    pub expected: &'static str,
+}
+
+/// What one search is asked to do: reach `visits` root visits (a reused subtree counts), with or
+/// without Dirichlet noise on the root priors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub visits: u32,
+    pub root_noise: bool,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            c_puct: 1.5,
+            fpu_reduction: 0.25,
+            dirichlet_alpha: 1.0,
+            dirichlet_fraction: 0.25,
+            leaves_per_batch: 8,
+            temperature: TemperatureSchedule::default(),
+            playout_cap: PlayoutCap::default(),
+            resignation: Resignation::default(),
+        }
+    }
+}
+
+impl Default for TemperatureSchedule {
+    fn default() -> Self {
+        TemperatureSchedule { opening: 1.0, opening_plies: 16, later: 0.0 }
+    }
+}
+
+impl Default for PlayoutCap {
+    fn default() -> Self {
+        PlayoutCap { full_visits: 400, cheap_visits: 80, full_probability: 0.25 }
+    }
+}
+
+impl Default for Resignation {
+    fn default() -> Self {
+        Resignation { enabled: true, threshold: -0.95, consecutive: 3, disabled_share: 0.1 }
+    }
+}
+
+impl TemperatureSchedule {
+    /// The temperature for a decision at game ply `ply`.
+    pub fn at(&self, ply: usize) -> f32 {
+        if ply < self.opening_plies as usize {
+            self.opening
+        } else {
+            self.later
+        }
+    }
+}
+
+impl MctsConfig {
+    /// The budget of a full (`true`) or cheap search under the playout cap.
+    pub fn budget(&self, full: bool) -> Budget {
+        if full {
+            Budget { visits: self.playout_cap.full_visits, root_noise: self.dirichlet_fraction > 0.0 }
+        } else {
+            Budget { visits: self.playout_cap.cheap_visits, root_noise: false }
+        }
+    }
+
+    /// Checks every field's range; the error names the first bad field.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let cap = &self.playout_cap;
+        let resign = &self.resignation;
+        let temp = &self.temperature;
+        check("c_puct", self.c_puct, self.c_puct > 0.0 && self.c_puct.is_finite(), "a finite number > 0")?;
+        check("fpu_reduction", self.fpu_reduction, is_in(self.fpu_reduction, 0.0, 2.0), "in [0, 2]")?;
+        check("dirichlet_alpha", self.dirichlet_alpha, self.dirichlet_alpha > 0.0 && self.dirichlet_alpha.is_finite(), "a finite number > 0")?;
+        check("dirichlet_fraction", self.dirichlet_fraction, is_in(self.dirichlet_fraction, 0.0, 1.0), "in [0, 1]")?;
+        check("leaves_per_batch", self.leaves_per_batch, self.leaves_per_batch >= 1, "at least 1")?;
+        check("temperature.opening", temp.opening, is_in(temp.opening, 0.0, 10.0), "in [0, 10]")?;
+        check("temperature.later", temp.later, is_in(temp.later, 0.0, 10.0), "in [0, 10]")?;
+        check("playout_cap.full_visits", cap.full_visits, cap.full_visits >= 1, "at least 1")?;
+        check("playout_cap.cheap_visits", cap.cheap_visits, (1..=cap.full_visits).contains(&cap.cheap_visits), "in 1..=full_visits")?;
+        check("playout_cap.full_probability", cap.full_probability, is_in(cap.full_probability, 0.0, 1.0), "in [0, 1]")?;
+        check("resignation.threshold", resign.threshold, resign.threshold > -1.0 && resign.threshold < 1.0, "in (-1, 1)")?;
+        check("resignation.consecutive", resign.consecutive, resign.consecutive >= 1, "at least 1")?;
+        check("resignation.disabled_share", resign.disabled_share, is_in(resign.disabled_share, 0.0, 1.0), "in [0, 1]")?;
+        Ok(())
+    }
+}
+
+fn is_in(value: f32, low: f32, high: f32) -> bool {
+    (low..=high).contains(&value)
+}
+
+fn check(field: &'static str, value: impl ToString, ok: bool, expected: &'static str) -> Result<(), ConfigError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(ConfigError { field, value: value.to_string(), expected })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid() {
+        MctsConfig::default().validate().unwrap();
+    }
+
+    #[test]
+    fn partial_config_fills_defaults_and_unknown_fields_are_rejected() {
+        let config: MctsConfig =
+            serde_json::from_str(r#"{"c_puct": 2.0, "playout_cap": {"full_visits": 800}}"#).unwrap();
+        assert_eq!(config.c_puct, 2.0);
+        assert_eq!(config.playout_cap.full_visits, 800);
+        assert_eq!(config.playout_cap.cheap_visits, PlayoutCap::default().cheap_visits);
+        let err = serde_json::from_str::<MctsConfig>(r#"{"cpuct": 2.0}"#).unwrap_err();
+        assert!(err.to_string().contains("cpuct"), "{err}");
+    }
+
+    #[test]
+    fn validate_names_the_bad_field() {
+        let mut config = MctsConfig::default();
+        config.playout_cap.cheap_visits = config.playout_cap.full_visits + 1;
+        let err = config.validate().unwrap_err();
+        assert_eq!(err.field, "playout_cap.cheap_visits");
+        assert!(err.to_string().contains("playout_cap.cheap_visits"));
+        let config = MctsConfig { dirichlet_fraction: 1.5, ..MctsConfig::default() };
+        assert_eq!(config.validate().unwrap_err().field, "dirichlet_fraction");
+    }
+
+    #[test]
+    fn temperature_schedule_switches_after_the_opening() {
+        let schedule = TemperatureSchedule { opening: 1.0, opening_plies: 4, later: 0.0 };
+        assert_eq!(schedule.at(3), 1.0);
+        assert_eq!(schedule.at(4), 0.0);
+    }
+}

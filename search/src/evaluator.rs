@@ -1,0 +1,113 @@
+//! The search's only view of a net: decision points in, priors and values out, in batches.
+//! Also two evaluators that need no net: uniform, and scripted (for tests).
+
+use draughts::{Color, Observation, Position, Step, StepList};
+use smallvec::SmallVec;
+use std::collections::HashMap;
+
+/// One prior per legal step, in the order of [`EvalRequest::legal_steps`].
+pub type Priors = SmallVec<[f32; 48]>;
+
+/// A decision point to evaluate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalRequest {
+    /// What the net sees (the board, a capture in progress, the draw counters).
+    pub observation: Observation,
+    /// The legal next steps, in `draughts::Turn::legal_steps()` order; never empty.
+    pub legal_steps: StepList,
+}
+
+/// The evaluator's answer for one request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// One prior per legal step (same order as the request). The search normalises them; they
+    /// must be finite and not negative.
+    pub priors: Priors,
+    /// Expected result for the side to move at the request, in [-1, 1] (clamped by the search).
+    pub value: f32,
+}
+
+/// Evaluates decision points in batches. One call per batch: a net runs one forward pass for all
+/// of `requests`.
+pub trait Evaluator {
+    /// Returns one evaluation per request, in order.
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation>;
+}
+
+impl EvalRequest {
+    /// The side to move (the one that takes the next step).
+    pub fn mover(&self) -> Color {
+        self.observation.position.side_to_move()
+    }
+
+    /// The policy index (0..128, mover's frame) of each legal step, in order.
+    pub fn policy_indices(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
+        let mover = self.mover();
+        self.legal_steps.iter().map(move |step| step.index_for(mover))
+    }
+}
+
+/// Equal priors and value 0 everywhere: pure search guided only by terminal positions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UniformEvaluator;
+
+impl Evaluator for UniformEvaluator {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
+        requests.iter().map(uniform).collect()
+    }
+}
+
+fn uniform(request: &EvalRequest) -> Evaluation {
+    let n = request.legal_steps.len();
+    Evaluation { priors: std::iter::repeat_n(1.0 / n as f32, n).collect(), value: 0.0 }
+}
+
+/// A uniform evaluator with chosen values for chosen positions and chosen prior weights for
+/// chosen steps; counts its calls. For tests.
+#[derive(Clone, Debug, Default)]
+pub struct ScriptedEvaluator {
+    values: HashMap<Position, f32>,
+    step_weights: HashMap<Step, f32>,
+    /// Number of `evaluate` calls so far.
+    pub calls: usize,
+    /// Number of requests evaluated so far.
+    pub requests: usize,
+}
+
+impl ScriptedEvaluator {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Answer `value` (side to move's view) at every decision point of a move from `position`
+    /// (the position before the move, as in [`Observation::position`]).
+    pub fn with_value(mut self, position: Position, value: f32) -> Self {
+        self.values.insert(position, value);
+        self
+    }
+
+    /// Give `step` prior weight `weight` wherever it is legal (others weigh 1), before normalising.
+    pub fn with_step_weight(mut self, step: Step, weight: f32) -> Self {
+        self.step_weights.insert(step, weight);
+        self
+    }
+}
+
+impl Evaluator for ScriptedEvaluator {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
+        self.calls += 1;
+        self.requests += requests.len();
+        requests
+            .iter()
+            .map(|request| {
+                let weights: Priors =
+                    request.legal_steps.iter().map(|s| *self.step_weights.get(s).unwrap_or(&1.0)).collect();
+                let total: f32 = weights.iter().sum();
+                Evaluation {
+                    priors: weights.iter().map(|w| w / total).collect(),
+                    value: self.values.get(&request.observation.position).copied().unwrap_or(0.0),
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,295 @@
+//! Behaviour of the MCTS and the self-play driver with the uniform and scripted evaluators.
+
+use crate::test_positions::{position, shot_step, step, two_for_one_shot};
+use crate::{
+    Budget, EvalRequest, Evaluation, Evaluator, GameEnd, MctsConfig, PlayoutCap, Resignation, ScriptedEvaluator,
+    Search, SearchError, SelfPlayGame, UniformEvaluator,
+};
+use draughts::{Color, Direction, DrawRules, Game, Position, Turn};
+
+fn quiet_config() -> MctsConfig {
+    MctsConfig { dirichlet_fraction: 0.0, ..MctsConfig::default() }
+}
+
+fn budget(visits: u32) -> Budget {
+    Budget { visits, root_noise: false }
+}
+
+fn game_from(position: Position) -> Game {
+    Game::new(position, DrawRules::default())
+}
+
+fn searched(position: Position, visits: u32, evaluator: &mut impl Evaluator) -> Search {
+    let mut search = Search::new(&quiet_config(), &game_from(position), 1).unwrap();
+    search.run(evaluator, budget(visits)).unwrap();
+    search
+}
+
+#[test]
+fn finds_a_two_for_one_shot() {
+    let search = searched(two_for_one_shot(), 3000, &mut UniformEvaluator);
+    let result = search.result();
+    assert_eq!(result.best_step(), Some(shot_step()), "{result:?}");
+    let shot = result.steps.iter().find(|s| s.step == shot_step()).unwrap();
+    assert!(shot.value.unwrap() > 0.9, "the shot wins: {shot:?}");
+    // The principal variation: 9-14, 17x10, then Black's double jump 6x15x24 step by step.
+    let pv = &result.principal_variation;
+    assert_eq!(pv[..2], [shot_step(), step(17, Direction::UpRight)], "{pv:?}");
+    assert_eq!(pv[2..], [step(6, Direction::DownRight), step(15, Direction::DownRight)], "{pv:?}");
+}
+
+#[test]
+fn avoids_a_move_that_loses_at_once() {
+    // Black's only man on 9: 9-14 is taken by 18x9 and Black has nothing left; 9-13 is safe.
+    let pos = position(&[9], &[18, 30], &[], Color::Black);
+    let search = searched(pos, 400, &mut UniformEvaluator);
+    let result = search.result();
+    assert_eq!(result.best_step(), Some(step(9, Direction::DownLeft)), "{result:?}");
+    let losing = result.steps.iter().find(|s| s.step == step(9, Direction::DownRight)).unwrap();
+    assert!(losing.value.unwrap() < -0.9, "{losing:?}");
+}
+
+#[test]
+fn only_captures_are_searched_when_one_is_possible() {
+    // Black 10 can take 15 (10x19); 1-5 or 1-6 would be legal without compulsory capture.
+    let pos = position(&[1, 10], &[15, 30], &[], Color::Black);
+    let search = searched(pos, 200, &mut UniformEvaluator);
+    let steps: Vec<_> = search.root_steps().collect();
+    assert_eq!(steps, vec![step(10, Direction::DownRight)]);
+    assert_eq!(search.result().best_step(), Some(step(10, Direction::DownRight)));
+}
+
+#[test]
+fn follows_the_values_of_a_scripted_evaluator() {
+    // After 11-15 White is to move; the evaluator calls that position lost for White.
+    let start = Position::start();
+    let good = start.legal_moves().into_iter().find(|mv| mv.to_string() == "11-15").unwrap();
+    let mut evaluator = ScriptedEvaluator::new().with_value(start.play(good), -0.9);
+    let search = searched(start, 300, &mut evaluator);
+    assert_eq!(search.result().best_step(), Some(step(11, Direction::DownLeft)));
+    assert!(search.result().value > 0.0);
+}
+
+#[test]
+fn requests_carry_the_legal_steps_and_their_policy_indices() {
+    let mut search = Search::new(&quiet_config(), &game_from(Position::start()), 1).unwrap();
+    search.begin(budget(1));
+    let mut requests = Vec::new();
+    search.select_leaves(1, &mut requests);
+    let request = &requests[0];
+    assert_eq!(request.legal_steps, Turn::new(Position::start()).legal_steps());
+    let indices: Vec<usize> = request.policy_indices().collect();
+    let expected: Vec<usize> = request.legal_steps.iter().map(|s| s.index_for(Color::Black)).collect();
+    assert_eq!(indices, expected);
+}
+
+#[test]
+fn visits_follow_priors_when_values_are_equal() {
+    let favourite = step(11, Direction::DownLeft);
+    let mut evaluator = ScriptedEvaluator::new().with_step_weight(favourite, 4.0);
+    let config = MctsConfig { fpu_reduction: 0.0, dirichlet_fraction: 0.0, ..MctsConfig::default() };
+    let mut search = Search::new(&config, &game_from(Position::start()), 1).unwrap();
+    search.run(&mut evaluator, budget(2000)).unwrap();
+    let result = search.result();
+    let total: u32 = result.steps.iter().map(|s| s.visits).sum();
+    for s in &result.steps {
+        let share = s.visits as f32 / total as f32;
+        assert!((share - s.prior).abs() < 0.03, "{s:?}: share {share} vs prior {}", s.prior);
+    }
+    assert_eq!(result.best_step(), Some(favourite));
+}
+
+#[test]
+fn root_noise_is_mixed_in_full_searches_only() {
+    let config = MctsConfig { dirichlet_fraction: 0.4, ..MctsConfig::default() };
+    let game = game_from(Position::start());
+    let priors_after = |budget: Budget| {
+        let mut search = Search::new(&config, &game, 9).unwrap();
+        search.run(&mut UniformEvaluator, budget).unwrap();
+        search.result().steps.iter().map(|s| s.prior).collect::<Vec<_>>()
+    };
+    let uniform = 1.0 / 7.0;
+    let noisy = priors_after(config.budget(true));
+    assert!((noisy.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    assert!(noisy.iter().all(|&p| p >= (1.0 - 0.4) * uniform - 1e-6), "{noisy:?}");
+    assert!(noisy.iter().any(|&p| (p - uniform).abs() > 1e-3), "{noisy:?}");
+    let quiet = priors_after(config.budget(false));
+    assert!(quiet.iter().all(|&p| (p - uniform).abs() < 1e-6), "{quiet:?}");
+}
+
+#[test]
+fn temperature_zero_picks_the_most_visited_and_one_samples_in_proportion() {
+    let favourite = step(11, Direction::DownLeft);
+    let mut evaluator = ScriptedEvaluator::new().with_step_weight(favourite, 4.0);
+    let mut search = Search::new(&quiet_config(), &game_from(Position::start()), 5).unwrap();
+    search.run(&mut evaluator, budget(1000)).unwrap();
+    let result = search.result();
+    for _ in 0..20 {
+        assert_eq!(search.choose_step(0.0), result.best_step());
+    }
+    let draws = 20_000;
+    let mut counts = vec![0u32; result.steps.len()];
+    for _ in 0..draws {
+        let chosen = search.choose_step(1.0).unwrap();
+        counts[result.steps.iter().position(|s| s.step == chosen).unwrap()] += 1;
+    }
+    let visited: u32 = result.steps.iter().map(|s| s.visits).sum();
+    for (s, &count) in result.steps.iter().zip(&counts) {
+        let expected = s.visits as f64 / visited as f64;
+        let seen = count as f64 / draws as f64;
+        assert!((seen - expected).abs() < 0.02, "{s:?}: drawn {seen}, visits share {expected}");
+    }
+}
+
+#[test]
+fn tree_reuse_keeps_the_chosen_subtree() {
+    let mut search = searched(Position::start(), 800, &mut UniformEvaluator);
+    let result = search.result();
+    let best = result.best_step().unwrap();
+    let kept = result.steps.iter().find(|s| s.step == best).unwrap().visits;
+    let nodes_before = search.tree_size();
+    search.advance(best).unwrap();
+    assert_eq!(search.root_visits(), kept);
+    assert!(search.tree_size() < nodes_before && search.tree_size() > 1);
+    // The kept tree is searched on without losing its visits.
+    search.run(&mut UniformEvaluator, budget(kept + 100)).unwrap();
+    assert_eq!(search.root_visits(), kept + 100);
+}
+
+#[test]
+fn advancing_through_a_multi_jump_keeps_the_same_mover() {
+    let mut search = searched(two_for_one_shot(), 500, &mut UniformEvaluator);
+    for s in [shot_step(), step(17, Direction::UpRight), step(6, Direction::DownRight)] {
+        search.advance(s).unwrap();
+    }
+    // Mid-jump, Black is still to move and its only step finishes the double jump.
+    assert_eq!(search.root_steps().collect::<Vec<_>>(), vec![step(15, Direction::DownRight)]);
+    assert!(search.result().value > 0.9);
+}
+
+#[test]
+fn an_illegal_step_or_a_bad_evaluation_is_an_error() {
+    let mut search = Search::new(&quiet_config(), &game_from(Position::start()), 1).unwrap();
+    let wrong = step(21, Direction::UpLeft);
+    assert_eq!(search.advance(wrong), Err(SearchError::IllegalStep { step: wrong }));
+    search.begin(budget(10));
+    let mut requests = Vec::new();
+    assert_eq!(search.select_leaves(4, &mut requests), 1, "the root is evaluated alone first");
+    assert_eq!(search.advance(step(9, Direction::DownLeft)), Err(SearchError::LeavesPending { count: 1 }));
+    let short = Evaluation { priors: [1.0].into_iter().collect(), value: 0.0 };
+    assert_eq!(search.apply(&[short]), Err(SearchError::PriorCount { index: 0, expected: 7, got: 1 }));
+    assert_eq!(search.apply(&[]), Err(SearchError::EvaluationCount { expected: 1, got: 0 }));
+}
+
+#[test]
+fn leaves_from_many_searches_share_one_evaluator_call() {
+    let game = game_from(Position::start());
+    let mut searches: Vec<Search> = (0..4).map(|seed| Search::new(&quiet_config(), &game, seed).unwrap()).collect();
+    searches.iter_mut().for_each(|s| s.begin(budget(200)));
+    let mut evaluator = ScriptedEvaluator::new();
+    let mut requests = Vec::new();
+    loop {
+        requests.clear();
+        let counts: Vec<usize> = searches.iter_mut().map(|s| s.select_leaves(16, &mut requests)).collect();
+        if requests.is_empty() {
+            break;
+        }
+        let evaluations = evaluator.evaluate(&requests);
+        let mut start = 0;
+        for (search, count) in searches.iter_mut().zip(counts) {
+            search.apply(&evaluations[start..start + count]).unwrap();
+            start += count;
+        }
+    }
+    assert!(searches.iter().all(|s| s.root_visits() == 200));
+    assert!(evaluator.calls < 60, "{} calls for {} requests", evaluator.calls, evaluator.requests);
+}
+
+#[test]
+fn a_seeded_self_play_game_is_reproducible() {
+    let config = MctsConfig {
+        playout_cap: PlayoutCap { full_visits: 48, cheap_visits: 12, full_probability: 0.5 },
+        ..MctsConfig::default()
+    };
+    let rules = DrawRules { max_plies: 80, ..DrawRules::default() };
+    let play = |seed| {
+        SelfPlayGame::new(&config, Game::new(Position::start(), rules), seed).unwrap().play(&mut UniformEvaluator).unwrap()
+    };
+    let first = play(11);
+    assert_eq!(first, play(11));
+    assert_ne!(first.moves, play(12).moves);
+    let last = first.decisions.last().unwrap();
+    assert_eq!(last.plies_to_end, first.moves.len() as u32 - last.ply);
+    for decision in &first.decisions {
+        assert_eq!(decision.result, first.end.score_for(decision.observation.position.side_to_move()));
+        assert!((decision.policy.iter().map(|p| p.1).sum::<f32>() - 1.0).abs() < 1e-5);
+    }
+}
+
+#[test]
+fn playout_cap_randomisation_mixes_full_and_cheap_searches_as_configured() {
+    let config = MctsConfig {
+        playout_cap: PlayoutCap { full_visits: 16, cheap_visits: 4, full_probability: 0.3 },
+        ..MctsConfig::default()
+    };
+    let rules = DrawRules { max_plies: 100, ..DrawRules::default() };
+    let decisions: Vec<_> = (0..6)
+        .flat_map(|seed| {
+            let game = SelfPlayGame::new(&config, Game::new(Position::start(), rules), seed).unwrap();
+            game.play(&mut UniformEvaluator).unwrap().decisions
+        })
+        .collect();
+    let full = decisions.iter().filter(|d| d.full_search).count() as f64 / decisions.len() as f64;
+    assert!(decisions.len() > 200, "{} decisions", decisions.len());
+    assert!((full - 0.3).abs() < 0.08, "share of full searches {full}");
+}
+
+/// Values each position as if Black were lost: -0.99 for Black to move, 0.99 for White.
+struct BlackIsLost;
+
+impl Evaluator for BlackIsLost {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
+        let mut uniform = UniformEvaluator.evaluate(requests);
+        for (evaluation, request) in uniform.iter_mut().zip(requests) {
+            evaluation.value = if request.mover() == Color::Black { -0.99 } else { 0.99 };
+        }
+        uniform
+    }
+}
+
+#[test]
+fn a_side_resigns_after_consecutive_hopeless_searches_unless_resignation_is_off() {
+    let resign = Resignation { enabled: true, threshold: -0.9, consecutive: 2, disabled_share: 0.0 };
+    let config = MctsConfig {
+        resignation: resign.clone(),
+        playout_cap: PlayoutCap { full_visits: 16, cheap_visits: 16, full_probability: 1.0 },
+        ..MctsConfig::default()
+    };
+    let rules = DrawRules { max_plies: 30, ..DrawRules::default() };
+    let record = SelfPlayGame::new(&config, Game::new(Position::start(), rules), 3).unwrap().play(&mut BlackIsLost).unwrap();
+    assert_eq!(record.end, GameEnd::Resigned { loser: Color::Black });
+    assert!(record.moves.len() <= 4, "Black resigns at its second decision: {} plies", record.moves.len());
+    assert!(record.resignation.enabled);
+
+    let config = MctsConfig { resignation: Resignation { disabled_share: 1.0, ..resign }, ..config };
+    let record = SelfPlayGame::new(&config, Game::new(Position::start(), rules), 3).unwrap().play(&mut BlackIsLost).unwrap();
+    assert!(matches!(record.end, GameEnd::Played(_)), "{:?}", record.end);
+    assert!(!record.resignation.enabled);
+    assert_eq!(record.resignation.would_have_resigned.map(|(side, _)| side), Some(Color::Black));
+    assert_eq!(record.resignation.false_positive(record.end), Some(record.end.score_for(Color::Black) >= 0));
+}
+
+#[test]
+fn draws_by_repetition_inside_the_tree_are_terminal() {
+    // Two kings each, far apart: with repetitions = 2 a position's first return is a draw, so a
+    // search over king shuffles ends many playouts on draws and never errs.
+    let pos = position(&[1], &[32], &[1, 32], Color::Black);
+    let rules = DrawRules { repetitions: 2, no_progress_moves: 0, max_plies: 0 };
+    let mut search = Search::new(&quiet_config(), &Game::new(pos, rules), 1).unwrap();
+    let mut evaluator = ScriptedEvaluator::new();
+    search.run(&mut evaluator, budget(3000)).unwrap();
+    assert_eq!(search.root_visits(), 3000);
+    assert!(evaluator.requests < 3000, "terminal draws need no evaluation: {} requests", evaluator.requests);
+}
+
+

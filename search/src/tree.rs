@@ -1,0 +1,185 @@
+//! The search tree as an arena: nodes and edges in two `Vec`s, linked by indices.
+//!
+//! A node's edges (one per legal step, with its prior) lie contiguously; an edge's child node is
+//! created the first time the edge is followed. Statistics live in the nodes. Moving the root
+//! (tree reuse) copies the kept subtree into spare vectors and swaps them in, so the arena stays
+//! compact and nothing is allocated once the vectors have grown.
+
+use crate::decision::{Decision, Terminal};
+use draughts::{Color, Step};
+
+/// Index of a node in the arena.
+pub(crate) type NodeId = u32;
+
+/// The root always sits at index 0.
+pub(crate) const ROOT: NodeId = 0;
+
+/// "No node": a root's parent, an unvisited edge's child.
+pub(crate) const NO_NODE: NodeId = NodeId::MAX;
+
+/// Where a node is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Created, its edges listed, priors not yet known; not handed out for evaluation.
+    Unevaluated,
+    /// Handed to the evaluator; its priors and value have not come back.
+    Pending,
+    /// Priors known; selection may descend through it.
+    Expanded,
+    /// The game ends here; it has no edges and needs no evaluation.
+    Terminal(Terminal),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    pub decision: Decision,
+    pub parent: NodeId,
+    pub first_edge: u32,
+    pub edge_count: u8,
+    pub status: Status,
+    /// Completed visits (evaluations and terminal hits backed up through this node).
+    pub visits: u32,
+    /// Visits on their way (leaves below awaiting evaluation), each counted as a loss for the
+    /// side choosing this node (virtual loss).
+    pub in_flight: u32,
+    /// Sum of the backed-up values, from the view of this node's side to move.
+    pub value_sum: f32,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edge {
+    pub step: Step,
+    pub prior: f32,
+    pub child: NodeId,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tree {
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    spare_nodes: Vec<Node>,
+    spare_edges: Vec<Edge>,
+}
+
+impl Node {
+    #[inline]
+    pub fn mover(&self) -> Color {
+        self.decision.position.side_to_move()
+    }
+
+    /// Mean value from this node's mover's view; 0 before any visit.
+    #[inline]
+    pub fn mean_value(&self) -> f32 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.value_sum / self.visits as f32
+        }
+    }
+}
+
+impl Tree {
+    /// Empties the tree and makes a root for `decision` with `steps` as its edges.
+    pub fn reset(&mut self, decision: Decision, steps: &[Step], status: Status) {
+        self.nodes.clear();
+        self.edges.clear();
+        self.add_node(decision, NO_NODE, steps, status);
+    }
+
+    /// Appends a node with one edge (prior 0) per step. A terminal node gets no edges.
+    pub fn add_node(&mut self, decision: Decision, parent: NodeId, steps: &[Step], status: Status) -> NodeId {
+        let id = NodeId::try_from(self.nodes.len()).expect("fewer than 2^32 nodes");
+        let first_edge = u32::try_from(self.edges.len()).expect("fewer than 2^32 edges");
+        let steps = if matches!(status, Status::Terminal(_)) { &[][..] } else { steps };
+        self.edges.extend(steps.iter().map(|&step| Edge { step, prior: 0.0, child: NO_NODE }));
+        self.nodes.push(Node {
+            decision,
+            parent,
+            first_edge,
+            edge_count: u8::try_from(steps.len()).expect("at most 48 legal steps"),
+            status,
+            visits: 0,
+            in_flight: 0,
+            value_sum: 0.0,
+        });
+        id
+    }
+
+    #[inline]
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    #[inline]
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id as usize]
+    }
+
+    #[inline]
+    pub fn root(&self) -> &Node {
+        self.node(ROOT)
+    }
+
+    /// The edges of `id`, contiguous.
+    #[inline]
+    pub fn edges(&self, id: NodeId) -> &[Edge] {
+        let node = self.node(id);
+        let start = node.first_edge as usize;
+        &self.edges[start..start + node.edge_count as usize]
+    }
+
+    #[inline]
+    pub fn edges_mut(&mut self, id: NodeId) -> &mut [Edge] {
+        let node = self.node(id);
+        let start = node.first_edge as usize;
+        let end = start + node.edge_count as usize;
+        &mut self.edges[start..end]
+    }
+
+    /// Number of nodes in the arena.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Makes `new_root` the root, keeping only its subtree (compacted to the front of the arena).
+    pub fn reroot(&mut self, new_root: NodeId) {
+        let (mut nodes, mut edges) = (std::mem::take(&mut self.spare_nodes), std::mem::take(&mut self.spare_edges));
+        nodes.clear();
+        edges.clear();
+        nodes.push(Node { parent: NO_NODE, ..*self.node(new_root) });
+        // Breadth first: `nodes[next]` is a copy whose edges still point into the old arena.
+        let mut next = 0;
+        while next < nodes.len() {
+            let old_edges = {
+                let old = &nodes[next];
+                let start = old.first_edge as usize;
+                &self.edges[start..start + old.edge_count as usize]
+            };
+            nodes[next].first_edge = u32::try_from(edges.len()).expect("fewer than 2^32 edges");
+            for &edge in old_edges {
+                let child = if edge.child == NO_NODE {
+                    NO_NODE
+                } else {
+                    let id = NodeId::try_from(nodes.len()).expect("fewer than 2^32 nodes");
+                    nodes.push(Node { parent: next as NodeId, ..*self.node(edge.child) });
+                    id
+                };
+                edges.push(Edge { child, ..edge });
+            }
+            next += 1;
+        }
+        self.spare_nodes = std::mem::replace(&mut self.nodes, nodes);
+        self.spare_edges = std::mem::replace(&mut self.edges, edges);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_and_edges_stay_compact() {
+        assert_eq!(std::mem::size_of::<Edge>(), 12);
+        assert!(std::mem::size_of::<Node>() <= 64, "{}", std::mem::size_of::<Node>());
+    }
+}

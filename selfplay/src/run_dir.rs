@@ -1,0 +1,165 @@
+//! The run directory: where every stage of a run reads and writes, and the best-net pointer.
+//!
+//! ```text
+//! RUN/config.toml     the resolved config, version and git hash
+//! RUN/best.json       the best-net pointer (written atomically; only the gate moves it)
+//! RUN/nets/           candidate nets written by the trainer
+//! RUN/train/          the trainer's own state (net, optimizer, step) for resuming
+//! RUN/shards/         trajectory shards from self-play
+//! RUN/games/          self-play and match games as PDN, game results as JSON lines
+//! RUN/gates.jsonl     one record per gate decision
+//! RUN/tb/             TensorBoard event files
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Errors reading or writing the run directory, naming the path.
+#[derive(Debug, thiserror::Error)]
+pub enum RunDirError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{path}: not a valid best-net pointer: {message}")]
+    BadPointer { path: PathBuf, message: String },
+}
+
+/// The best net of a run, as recorded in `RUN/best.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BestNet {
+    /// The checkpoint file, relative to the run directory.
+    pub checkpoint: PathBuf,
+    /// Training step of that checkpoint.
+    pub step: u64,
+    /// How many promotions led here (0 for the first net of the run).
+    pub generation: u32,
+    /// Seconds since the Unix epoch when it was promoted.
+    pub promoted_at: u64,
+}
+
+/// A run directory on disk.
+#[derive(Clone, Debug)]
+pub struct RunDir {
+    root: PathBuf,
+}
+
+impl RunDir {
+    /// Opens (and creates, with its sub-folders) the run directory at `root`.
+    pub fn create(root: impl Into<PathBuf>) -> Result<RunDir, RunDirError> {
+        let run = RunDir { root: root.into() };
+        for dir in [run.root.clone(), run.nets_dir(), run.train_dir(), run.shards_dir(), run.games_dir(), run.tb_dir()] {
+            fs::create_dir_all(&dir).map_err(|source| RunDirError::Io { path: dir.clone(), source })?;
+        }
+        Ok(run)
+    }
+
+    /// A run directory that must already exist (for readers such as players and the ladder).
+    pub fn existing(root: impl Into<PathBuf>) -> Result<RunDir, RunDirError> {
+        let root = root.into();
+        match fs::metadata(&root) {
+            Ok(m) if m.is_dir() => Ok(RunDir { root }),
+            Ok(_) => Err(RunDirError::Io { path: root, source: io::Error::other("not a directory") }),
+            Err(source) => Err(RunDirError::Io { path: root, source }),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+    pub fn config_file(&self) -> PathBuf {
+        self.root.join("config.toml")
+    }
+    pub fn best_file(&self) -> PathBuf {
+        self.root.join("best.json")
+    }
+    pub fn nets_dir(&self) -> PathBuf {
+        self.root.join("nets")
+    }
+    pub fn train_dir(&self) -> PathBuf {
+        self.root.join("train")
+    }
+    pub fn shards_dir(&self) -> PathBuf {
+        self.root.join("shards")
+    }
+    pub fn games_dir(&self) -> PathBuf {
+        self.root.join("games")
+    }
+    pub fn gates_file(&self) -> PathBuf {
+        self.root.join("gates.jsonl")
+    }
+    pub fn tb_dir(&self) -> PathBuf {
+        self.root.join("tb")
+    }
+
+    /// The best net, or `None` when the run has none yet.
+    pub fn best(&self) -> Result<Option<BestNet>, RunDirError> {
+        let path = self.best_file();
+        let text = match fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(RunDirError::Io { path, source }),
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| RunDirError::BadPointer { path, message: e.to_string() })
+    }
+
+    /// The absolute path of the best net's checkpoint, or `None` when the run has none yet.
+    pub fn best_checkpoint(&self) -> Result<Option<PathBuf>, RunDirError> {
+        Ok(self.best()?.map(|best| self.root.join(best.checkpoint)))
+    }
+
+    /// Points the run at a new best net, atomically: readers see the old pointer or the new one.
+    pub fn set_best(&self, best: &BestNet) -> Result<(), RunDirError> {
+        let json = serde_json::to_vec_pretty(best).expect("a BestNet always serialises");
+        write_atomic(&self.best_file(), &json)
+    }
+}
+
+/// Writes `bytes` to `path` so that a crash leaves either the old file or the complete new one:
+/// a temporary file in the same folder, flushed to disk, then renamed over `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RunDirError> {
+    let io_err = |source| RunDirError::Io { path: path.to_path_buf(), source };
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().ok_or_else(|| io_err(io::Error::other("no file name")))?;
+    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let result = (|| {
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&tmp, path)?;
+        // Make the rename itself durable.
+        fs::File::open(dir)?.sync_all()
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.map_err(io_err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn best_pointer_round_trips_and_starts_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::create(dir.path().join("run")).unwrap();
+        assert_eq!(run.best().unwrap(), None);
+        let best = BestNet { checkpoint: "nets/step-000100.safetensors".into(), step: 100, generation: 1, promoted_at: 5 };
+        run.set_best(&best).unwrap();
+        assert_eq!(run.best().unwrap(), Some(best));
+        assert!(run.best_checkpoint().unwrap().unwrap().ends_with("nets/step-000100.safetensors"));
+    }
+
+    #[test]
+    fn damaged_pointer_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::create(dir.path()).unwrap();
+        fs::write(run.best_file(), "{not json").unwrap();
+        let err = run.best().unwrap_err().to_string();
+        assert!(err.contains("best.json"), "{err}");
+    }
+}

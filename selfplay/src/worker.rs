@@ -1,0 +1,197 @@
+//! Self-play workers: each keeps many games in flight and evaluates the leaves of all of them in
+//! one batch (one forward pass), so the net never runs on a single position. Workers run on their
+//! own threads; finished games flow back to the caller over a channel.
+
+use draughts::{DrawRules, Game, Position};
+use search::{EvalRequest, Evaluator, GameRecord, MctsConfig, SearchError, SelfPlayGame};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Where a worker spends its time, for the inference-efficiency figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WorkerStats {
+    /// Positions handed to the evaluator.
+    pub positions: u64,
+    /// Evaluator calls (batches).
+    pub batches: u64,
+    /// Time inside the evaluator.
+    pub eval_time: Duration,
+    /// Time in the whole loop.
+    pub total_time: Duration,
+}
+
+impl WorkerStats {
+    /// Share of the time the net was busy (1.0: the search never kept it waiting).
+    pub fn net_busy_share(&self) -> f64 {
+        self.eval_time.as_secs_f64() / self.total_time.as_secs_f64().max(f64::MIN_POSITIVE)
+    }
+
+    pub fn add(&mut self, other: &WorkerStats) {
+        self.positions += other.positions;
+        self.batches += other.batches;
+        self.eval_time += other.eval_time;
+        self.total_time += other.total_time;
+    }
+}
+
+/// Hands out game numbers to all workers until a target count, or until stopped.
+#[derive(Debug)]
+pub struct GameCounter {
+    next: AtomicU64,
+    end: u64,
+    stop: AtomicBool,
+}
+
+impl GameCounter {
+    /// Game numbers `first..end`.
+    pub fn new(first: u64, end: u64) -> GameCounter {
+        GameCounter { next: AtomicU64::new(first), end, stop: AtomicBool::new(false) }
+    }
+
+    /// The next game number to play, or `None` when all are handed out or play was stopped.
+    pub fn take(&self) -> Option<u64> {
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        (n < self.end).then_some(n)
+    }
+
+    /// No new games start after this; games in flight finish.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What every game of a self-play batch shares.
+#[derive(Clone, Debug)]
+pub struct GamePlan {
+    pub mcts: MctsConfig,
+    pub draw_rules: DrawRules,
+    /// Seeds every game: game `n` uses a seed derived from this and `n` alone, so its moves do not
+    /// depend on which worker plays it.
+    pub seed: u64,
+    /// Games one worker keeps in flight.
+    pub games_in_flight: usize,
+}
+
+impl GamePlan {
+    fn start(&self, number: u64) -> Result<SelfPlayGame, SearchError> {
+        let game = Game::new(Position::start(), self.draw_rules);
+        SelfPlayGame::new(&self.mcts, game, game_seed(self.seed, number))
+    }
+}
+
+/// A finished game with its number.
+pub struct FinishedGame {
+    pub number: u64,
+    pub record: GameRecord,
+}
+
+/// Plays games numbered by `counter` with `evaluator` until the counter runs out, sending each
+/// finished game to `finished`. Returns the worker's timing.
+pub fn run_worker(
+    plan: &GamePlan,
+    evaluator: &mut impl Evaluator,
+    counter: &GameCounter,
+    finished: &mpsc::Sender<FinishedGame>,
+) -> Result<WorkerStats, SearchError> {
+    let start = Instant::now();
+    let mut stats = WorkerStats::default();
+    let leaves_per_game = plan.mcts.leaves_per_batch as usize;
+    let mut games: Vec<(u64, SelfPlayGame)> = Vec::with_capacity(plan.games_in_flight);
+    let mut requests: Vec<EvalRequest> = Vec::new();
+    let mut leaves: Vec<usize> = Vec::new();
+    loop {
+        while games.len() < plan.games_in_flight {
+            let Some(number) = counter.take() else { break };
+            games.push((number, plan.start(number)?));
+        }
+        if games.is_empty() {
+            break;
+        }
+        requests.clear();
+        leaves.clear();
+        for (_, game) in &mut games {
+            leaves.push(game.select_leaves(leaves_per_game, &mut requests)?);
+        }
+        if !requests.is_empty() {
+            let eval_start = Instant::now();
+            let evaluations = evaluator.evaluate(&requests);
+            stats.eval_time += eval_start.elapsed();
+            stats.positions += requests.len() as u64;
+            stats.batches += 1;
+            let mut offset = 0;
+            for ((_, game), &n) in games.iter_mut().zip(&leaves) {
+                game.apply(&evaluations[offset..offset + n])?;
+                offset += n;
+            }
+        }
+        // A game that asked for no leaf has ended.
+        let mut i = 0;
+        while i < games.len() {
+            if leaves[i] == 0 {
+                let (number, game) = games.swap_remove(i);
+                leaves.swap_remove(i);
+                let record = game.into_record().expect("a game with no leaves to search has ended");
+                // The receiver only goes away when the caller stops listening; nothing to do then.
+                let _ = finished.send(FinishedGame { number, record });
+            } else {
+                i += 1;
+            }
+        }
+    }
+    stats.total_time = start.elapsed();
+    Ok(stats)
+}
+
+/// The seed of game `number` under the run seed `seed` (SplitMix64 of their mix).
+pub fn game_seed(seed: u64, number: u64) -> u64 {
+    let mut z = seed ^ number.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use search::UniformEvaluator;
+
+    fn quick_plan() -> GamePlan {
+        let mut mcts = MctsConfig::default();
+        mcts.playout_cap.full_visits = 16;
+        mcts.playout_cap.cheap_visits = 4;
+        GamePlan { mcts, draw_rules: DrawRules { max_plies: 60, ..DrawRules::default() }, seed: 1, games_in_flight: 4 }
+    }
+
+    #[test]
+    fn worker_plays_every_game_once_in_batches() {
+        let plan = quick_plan();
+        let counter = GameCounter::new(0, 6);
+        let (tx, rx) = mpsc::channel();
+        let stats = run_worker(&plan, &mut UniformEvaluator, &counter, &tx).unwrap();
+        drop(tx);
+        let mut numbers: Vec<u64> = rx.iter().map(|g| g.number).collect();
+        numbers.sort();
+        assert_eq!(numbers, (0..6).collect::<Vec<_>>());
+        assert!(stats.batches > 0 && stats.positions > stats.batches, "{stats:?}");
+    }
+
+    #[test]
+    fn a_game_depends_on_its_number_not_its_worker() {
+        let plan = quick_plan();
+        let play = |first, end| {
+            let counter = GameCounter::new(first, end);
+            let (tx, rx) = mpsc::channel();
+            run_worker(&plan, &mut UniformEvaluator, &counter, &tx).unwrap();
+            drop(tx);
+            rx.iter().map(|g| (g.number, g.record.moves)).collect::<std::collections::BTreeMap<_, _>>()
+        };
+        let all = play(0, 4);
+        let tail = play(2, 4);
+        assert_eq!(all[&2], tail[&2]);
+        assert_eq!(all[&3], tail[&3]);
+    }
+}
