@@ -1,7 +1,7 @@
 //! Perft: counting the leaves of the move tree, the reference check of move generation.
 
 use crate::position::Position;
-use std::collections::HashSet;
+use smallvec::SmallVec;
 
 /// Leaf count at `depth`, every capture path counted separately (as the published table does).
 /// Uses bulk counting at the last ply.
@@ -18,17 +18,26 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Leaf count at `depth` where capture paths that reach the same position count once.
+/// Uses bulk counting at the last ply when there is no capture.
 pub fn perft_unique(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut seen = HashSet::new();
+    if depth == 1 && !pos.has_capture() {
+        return pos.count_legal_moves();
+    }
+    // Positions reached by captures so far; there are few, so a list beats a hash set.
+    let mut seen: SmallVec<[Position; 16]> = SmallVec::new();
     let mut n = 0;
     pos.for_each_legal_move(|mv| {
         let next = pos.play(mv);
-        if !mv.is_capture() || seen.insert(next) {
-            n += perft_unique(&next, depth - 1);
+        if mv.is_capture() {
+            if seen.contains(&next) {
+                return;
+            }
+            seen.push(next);
         }
+        n += perft_unique(&next, depth - 1);
     });
     n
 }
@@ -61,6 +70,16 @@ mod tests {
         for (i, &expected) in PUBLISHED.iter().enumerate() {
             assert_eq!(perft(&start, i as u32 + 1), expected, "perft({})", i + 1);
         }
+    }
+
+    /// The speed target of the issue: run with `cargo test --release -p draughts -- --ignored`.
+    #[test]
+    #[ignore = "timing; needs a quiet machine and a release build"]
+    fn perft_11_takes_at_most_a_second() {
+        let start = std::time::Instant::now();
+        assert_eq!(perft(&Position::start(), 11), 85_242_128);
+        let secs = start.elapsed().as_secs_f64();
+        assert!(secs <= 1.0, "perft(11) took {secs:.3} s");
     }
 
     #[test]

@@ -111,9 +111,10 @@ impl Position {
         let from = Bitboard::from_square(mv.from());
         let to = Bitboard::from_square(mv.to());
         let mut next = *self;
-        next.pieces[us] ^= from | to;
+        // Not `^= from | to`: a king's capture may end on the square it started from.
+        next.pieces[us] = (next.pieces[us] & !from) | to;
         if !(self.kings & from).is_empty() {
-            next.kings ^= from | to;
+            next.kings = (next.kings & !from) | to;
         } else {
             next.kings |= to & Self::crown_row(self.side_to_move);
         }

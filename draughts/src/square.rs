@@ -32,6 +32,14 @@ impl Square {
         }
     }
 
+    /// The square named by the text of its PDN number, `1` to `32` (digits only).
+    pub fn parse_pdn(text: &str) -> Option<Square> {
+        if text.is_empty() || text.len() > 2 || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        Square::from_pdn(text.parse().ok()?)
+    }
+
     /// Index 0..32, for tables and bitboards.
     #[inline]
     pub const fn index(self) -> usize {
@@ -162,6 +170,13 @@ impl Direction {
     #[inline]
     pub const fn opposite(self) -> Direction {
         Direction::from_index(3 - self as u8)
+    }
+
+    /// Whether a man of `color` moves in this direction.
+    #[inline]
+    pub const fn is_forward_for(self, color: Color) -> bool {
+        let down = matches!(self, Direction::DownLeft | Direction::DownRight);
+        down == matches!(color, Color::Black)
     }
 
     /// Row and column change of one step.

@@ -1,0 +1,136 @@
+//! PDN (Portable Draughts Notation) game files for English draughts: read and write.
+//!
+//! Reading is liberal (PDN 3.0's advice): tag pairs, move numbers (`1.`, `1...`, `1.11-15`), move text in
+//! full or short form, comments `{...}` and `; ...`, NAGs (`!`, `?!`, `$3`), variations `( ... )`
+//! skipped, `%` escape lines, results `1-0`, `0-1`, `1/2-1/2`, `*` (and the 2-point `2-0`, `0-2`,
+//! `1-1`), `[FEN "..."]` set-ups, any number of games. Writing follows the Seven Tag Roster with
+//! `GameType "21"`, `SetUp`/`FEN` when the game does not start from the initial position, and full jump paths.
+//!
+//! Results: as in other English-draughts software, the first score is Black's (the side that moves
+//! first), so `1-0` is a Black win.
+
+mod lexer;
+mod read;
+mod write;
+
+pub use read::read_pdn;
+pub use write::write_pdn;
+
+use crate::fen::FenError;
+use crate::game::{DrawRules, Game, Outcome};
+use crate::moves::Move;
+use crate::notation::MoveTextError;
+use crate::position::Position;
+use crate::square::Color;
+
+/// The result of a game as PDN records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GameResult {
+    BlackWins,
+    WhiteWins,
+    Draw,
+    /// Unfinished or unknown (`*`).
+    #[default]
+    Unknown,
+}
+
+impl GameResult {
+    /// The PDN text of the result.
+    pub const fn pdn(self) -> &'static str {
+        match self {
+            GameResult::BlackWins => "1-0",
+            GameResult::WhiteWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// Reads a PDN result (1-point or 2-point scoring).
+    pub fn from_pdn(text: &str) -> Option<GameResult> {
+        match text {
+            "1-0" | "2-0" => Some(GameResult::BlackWins),
+            "0-1" | "0-2" => Some(GameResult::WhiteWins),
+            "1/2-1/2" | "1-1" => Some(GameResult::Draw),
+            "*" => Some(GameResult::Unknown),
+            _ => None,
+        }
+    }
+
+    /// The result of a game that ended with `outcome` (or is still going on, `None`).
+    pub fn from_outcome(outcome: Option<Outcome>) -> GameResult {
+        match outcome {
+            Some(Outcome::Win { winner: Color::Black, .. }) => GameResult::BlackWins,
+            Some(Outcome::Win { winner: Color::White, .. }) => GameResult::WhiteWins,
+            Some(Outcome::Draw(_)) => GameResult::Draw,
+            None => GameResult::Unknown,
+        }
+    }
+}
+
+/// One game of a PDN file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnGame {
+    /// Tag pairs in file order, as read. When writing, the roster, `Result`, `GameType`, `SetUp` and
+    /// `FEN` tags are written from the game itself; the others follow as they are.
+    pub tags: Vec<(String, String)>,
+    pub start: Position,
+    /// The moves, each legal in the position it is played from.
+    pub moves: Vec<Move>,
+    pub result: GameResult,
+}
+
+/// Where and why a PDN text could not be read. Games are counted from 1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PdnError {
+    #[error("PDN game {game}, line {line}, column {column}: {message}")]
+    Syntax { game: usize, line: usize, column: usize, message: String },
+    #[error("PDN game {game}, line {line}, column {column}: bad FEN tag: {source}")]
+    Fen { game: usize, line: usize, column: usize, source: FenError },
+    #[error("PDN game {game}, line {line}, column {column}, move {move_number}: {source}")]
+    Move { game: usize, line: usize, column: usize, move_number: usize, source: MoveTextError },
+}
+
+impl PdnGame {
+    /// An empty game from `start`, with no tags.
+    pub fn new(start: Position) -> PdnGame {
+        PdnGame { tags: Vec::new(), start, moves: Vec::new(), result: GameResult::Unknown }
+    }
+
+    /// The moves and result of `game`.
+    pub fn from_game(game: &Game) -> PdnGame {
+        PdnGame {
+            moves: game.moves().to_vec(),
+            result: GameResult::from_outcome(game.outcome()),
+            ..PdnGame::new(*game.start())
+        }
+    }
+
+    /// The game replayed under `rules`.
+    pub fn to_game(&self, rules: DrawRules) -> Game {
+        let mut game = Game::new(self.start, rules);
+        for &mv in &self.moves {
+            game.play_unchecked(mv);
+        }
+        game
+    }
+
+    /// The value of tag `name`, if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets tag `name`, replacing an earlier value.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => *v = value,
+            None => self.tags.push((name.to_owned(), value)),
+        }
+    }
+
+    /// The move number of ply `ply` (counted from 0) as PDN writes it.
+    fn move_number(&self, ply: usize) -> usize {
+        let offset = usize::from(self.start.side_to_move() == Color::White);
+        (ply + offset) / 2 + 1
+    }
+}

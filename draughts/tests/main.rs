@@ -1,0 +1,8 @@
+//! Integration tests of the rules engine, in one test binary.
+
+mod notation;
+mod properties;
+mod reference;
+mod rules;
+mod support;
+mod turn;
