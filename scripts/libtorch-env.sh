@@ -1,0 +1,48 @@
+# Sourced by the other scripts: finds libtorch 2.11.0 (installing it once per machine if needed) and
+# exports LIBTORCH, LD_LIBRARY_PATH and CHECKERS_ZERO_PYTHON for cargo, the binary and the tests.
+#
+# Where libtorch comes from, first match wins:
+#   1. LIBTORCH already set: a libtorch the user has (for example a GPU box's own build).
+#   2. LIBTORCH_USE_PYTORCH=1: the torch package of the active Python.
+#   3. Otherwise the PyPI wheel torch==2.11.0 (it carries libtorch; CUDA 13 build, runs on CPU too),
+#      installed once into a virtual environment under the cache folder, shared by every clone.
+#      Override the folder with CHECKERS_ZERO_CACHE.
+
+TORCH_VERSION=2.11.0
+CZ_CACHE=${CHECKERS_ZERO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/checkers-zero}
+CZ_VENV=$CZ_CACHE/torch-$TORCH_VERSION
+# Python packages the tests use to check our files with the real readers.
+CZ_TEST_PACKAGES="numpy onnx onnxruntime tensorboard"
+
+cz_die() { echo "checkers-zero setup: $*" >&2; exit 1; }
+
+cz_install_venv() {
+    command -v python3 >/dev/null || cz_die "python3 is needed to install libtorch (or set LIBTORCH to an existing libtorch $TORCH_VERSION)"
+    mkdir -p "$CZ_CACHE"
+    (
+        flock 9
+        [ -f "$CZ_VENV/.complete" ] && exit 0
+        echo "checkers-zero setup: installing torch==$TORCH_VERSION (libtorch) into $CZ_VENV, once per machine..." >&2
+        rm -rf "$CZ_VENV"
+        python3 -m venv "$CZ_VENV" || exit 1
+        "$CZ_VENV/bin/python" -m pip install --quiet --progress-bar off "torch==$TORCH_VERSION" $CZ_TEST_PACKAGES || exit 1
+        touch "$CZ_VENV/.complete"
+    ) 9>"$CZ_CACHE/.install.lock" || cz_die "installing torch==$TORCH_VERSION failed (see pip's message above)"
+}
+
+if [ -n "${LIBTORCH:-}" ]; then
+    :
+elif [ "${LIBTORCH_USE_PYTORCH:-}" = 1 ]; then
+    LIBTORCH=$(python3 -c 'import torch, os; print(os.path.dirname(torch.__file__))') \
+        || cz_die "LIBTORCH_USE_PYTORCH=1 but the active python3 has no torch"
+    unset LIBTORCH_USE_PYTORCH
+else
+    [ -f "$CZ_VENV/.complete" ] || cz_install_venv
+    LIBTORCH=$("$CZ_VENV/bin/python" -c 'import torch, os; print(os.path.dirname(torch.__file__))') \
+        || cz_die "the cached torch in $CZ_VENV is broken; remove that folder and run again"
+    export CHECKERS_ZERO_PYTHON=${CHECKERS_ZERO_PYTHON:-$CZ_VENV/bin/python}
+fi
+
+[ -f "$LIBTORCH/lib/libtorch_cpu.so" ] || cz_die "LIBTORCH=$LIBTORCH holds no lib/libtorch_cpu.so: not a libtorch $TORCH_VERSION folder"
+export LIBTORCH
+export LD_LIBRARY_PATH="$LIBTORCH/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
