@@ -1,0 +1,56 @@
+//! Forward-pass throughput, for the `bench` command: positions per second at a given batch size.
+
+use crate::encoding::{encode_batch_into, INPUT_SIZE};
+use crate::inference::Inference;
+use crate::sample::random_observations;
+use std::time::{Duration, Instant};
+
+/// Positions per second through [`Inference::forward_encoded`] (host-to-device copy, forward,
+/// device-to-host copy; the encoding is done once beforehand) at batch size `batch`, measured for
+/// about `duration` after a short warm-up. Inputs are real positions from random games.
+pub fn forward_positions_per_sec(inference: &Inference, batch: usize, duration: Duration) -> f64 {
+    let batch = batch.max(1);
+    let mut input = vec![0.0; batch * INPUT_SIZE];
+    encode_batch_into(&random_observations(batch, 0x5eed), &mut input);
+    for _ in 0..2 {
+        inference.forward_encoded(&input);
+    }
+    let start = Instant::now();
+    let mut calls = 0u64;
+    while calls < 3 || start.elapsed() < duration {
+        inference.forward_encoded(&input);
+        calls += 1;
+    }
+    (calls * batch as u64) as f64 / start.elapsed().as_secs_f64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{NetConfig, PolicyValueNet};
+    use tch::Device;
+
+    /// Prints the CPU figures for the default and the GPU-sized net:
+    /// `cargo test --release -p model -- --ignored --nocapture forward_throughput`.
+    #[test]
+    #[ignore = "a measurement, not a check"]
+    fn forward_throughput() {
+        for threads in [1, 2] {
+            crate::set_cpu_threads(threads);
+            for (blocks, channels) in [(4, 32), (10, 128)] {
+                let net = PolicyValueNet::new(&NetConfig::new(blocks, channels), Device::Cpu).unwrap();
+                let inference = Inference::new(net, false);
+                for batch in [1, 64, 256, 1024] {
+                    let rate = forward_positions_per_sec(&inference, batch, Duration::from_secs(2));
+                    println!("{blocks}x{channels} batch {batch} threads {threads}: {rate:.0} positions/s");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn measures_a_positive_rate() {
+        let inference = Inference::new(PolicyValueNet::new(&NetConfig::new(1, 8), Device::Cpu).unwrap(), false);
+        assert!(forward_positions_per_sec(&inference, 4, Duration::from_millis(10)) > 0.0);
+    }
+}

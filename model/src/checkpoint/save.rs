@@ -1,0 +1,123 @@
+//! Writing checkpoints: serialize, checksum, and replace the file atomically.
+
+use super::tensors::{checksum, RawTensor};
+use super::{CheckpointMeta, Extras, EXTRA_META_PREFIX, EXTRA_TENSOR_PREFIX, FORMAT, FORMAT_VERSION};
+use crate::encoding::ENCODING_VERSION;
+use crate::error::ModelError;
+use crate::net::PolicyValueNet;
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+pub(crate) const CRC_KEY: &str = "crc32";
+
+/// Writes `net` (its variables as f32, on any device) with `extras` to `path`, atomically: a reader
+/// sees the old file or the new one, never half of one. Returns the metadata written.
+pub fn save(
+    path: &Path,
+    net: &PolicyValueNet,
+    step: u64,
+    parent: Option<&str>,
+    extras: &Extras,
+) -> Result<CheckpointMeta, ModelError> {
+    let bad = |name: &str, problem: String| ModelError::Tensor {
+        path: path.to_path_buf(),
+        name: name.to_string(),
+        problem,
+    };
+    let mut tensors = BTreeMap::new();
+    for (name, var) in net.var_store().variables() {
+        let raw = RawTensor::from_tensor(&var.to_kind(tch::Kind::Float)).map_err(|p| bad(&name, p))?;
+        tensors.insert(name, raw);
+    }
+    for (name, t) in &extras.tensors {
+        let name = format!("{EXTRA_TENSOR_PREFIX}{name}");
+        let raw = RawTensor::from_tensor(t).map_err(|p| bad(&name, p))?;
+        tensors.insert(name, raw);
+    }
+    let meta = CheckpointMeta {
+        config: net.config().clone(),
+        format_version: FORMAT_VERSION,
+        encoding_version: ENCODING_VERSION,
+        step,
+        parent: parent.map(str::to_string),
+        created_unix: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        crate_version: env!("CARGO_PKG_VERSION").to_string(),
+    };
+    let mut header = BTreeMap::from([
+        ("format".to_string(), FORMAT.to_string()),
+        ("format_version".to_string(), meta.format_version.to_string()),
+        ("encoding_version".to_string(), meta.encoding_version.to_string()),
+        ("architecture".to_string(), meta.config.to_json()),
+        ("step".to_string(), meta.step.to_string()),
+        ("created_unix".to_string(), meta.created_unix.to_string()),
+        ("crate_version".to_string(), meta.crate_version.clone()),
+    ]);
+    if let Some(parent) = &meta.parent {
+        header.insert("parent".to_string(), parent.clone());
+    }
+    for (k, v) in &extras.meta {
+        header.insert(format!("{EXTRA_META_PREFIX}{k}"), v.clone());
+    }
+    let crc = checksum(
+        &header,
+        tensors
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.dtype, t.shape.as_slice(), t.data.as_slice())),
+    );
+    header.insert(CRC_KEY.to_string(), format!("{crc:08x}"));
+    let header: HashMap<String, String> = header.into_iter().collect();
+    let bytes = safetensors::serialize(tensors.iter().map(|(n, t)| (n.as_str(), t)), &Some(header)).map_err(|e| {
+        ModelError::Save {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        }
+    })?;
+    write_atomic(path, &bytes)?;
+    Ok(meta)
+}
+
+/// Replaces `path` with `bytes` atomically (see [`replace_atomic`]).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ModelError> {
+    replace_atomic(path, |tmp| {
+        std::fs::write(tmp, bytes).map_err(|e| ModelError::io(tmp, e))
+    })
+}
+
+/// Replaces `path` atomically with what `write` puts in the temporary file it is given (in the same
+/// folder): fsync, rename, fsync of the folder. A reader sees the old file or the new one, never
+/// half of one; a failed write leaves the old file and removes the temporary one.
+pub fn replace_atomic(path: &Path, write: impl FnOnce(&Path) -> Result<(), ModelError>) -> Result<(), ModelError> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| ModelError::io(path, std::io::Error::other("not a file name")))?;
+    let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let tmp = dir.join(format!(
+        ".{}.{}-{unique}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = write(&tmp)
+        .and_then(|()| {
+            File::open(&tmp)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| ModelError::io(&tmp, e))
+        })
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| ModelError::io(path, e)));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result?;
+    // Make the rename itself durable; not every platform lets a folder be opened and synced.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}

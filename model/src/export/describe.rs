@@ -1,0 +1,60 @@
+//! The JSON description written beside every export: input planes, policy index and output layout,
+//! enough for another engine's author to use the net without reading this code.
+
+use super::ExportFormat;
+use crate::checkpoint::CheckpointMeta;
+use crate::encoding::{NO_PROGRESS_SCALE_PLIES, PLANES, PLANE_NAMES};
+use crate::net::{MOVES_LEFT_OFFSET, OUTPUT_SIZE, WDL_OFFSET};
+use crate::policy::{DIRECTIONS, POLICY_SIZE};
+use serde_json::{json, Value};
+
+/// The description of a net exported as `format` into the file named `file`.
+pub(crate) fn description(meta: &CheckpointMeta, format: ExportFormat, file: &str) -> Value {
+    let planes: Vec<Value> = PLANE_NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, (name, meaning))| json!({"index": i, "name": name, "meaning": meaning}))
+        .collect();
+    let directions: Vec<Value> = DIRECTIONS
+        .iter()
+        .enumerate()
+        .map(|(i, (name, (dr, dc)))| json!({"index": i, "name": name, "row_delta": dr, "column_delta": dc}))
+        .collect();
+    json!({
+        "file": file,
+        "format": format.to_string(),
+        "producer": format!("checkers-zero {}", env!("CARGO_PKG_VERSION")),
+        "game": "English draughts / American checkers (8x8, men capture forward only, kings move one square)",
+        "encoding_version": meta.encoding_version,
+        "training_step": meta.step,
+        "architecture": meta.config,
+        "network": super::NETWORK_TEXT,
+        "input": {
+            "name": super::onnx::INPUT_NAME,
+            "dtype": "float32",
+            "shape": ["batch", PLANES, 8, 8],
+            "layout": "plane-major: value[b][plane][row][column]",
+            "frame": "the side to move's point of view: for White the board is turned 180 degrees, so row 0 is always the mover's back rank and its men move towards row 7",
+            "board": "square s (0..32) of the mover's frame is at row s / 4, column 2 * (s % 4) + 1 on even rows and 2 * (s % 4) on odd rows; s = PDN - 1 when Black moves, s = 32 - PDN when White moves. Piece planes are 0 on light squares; constant planes fill all 64 cells",
+            "no_progress_scale_plies": NO_PROGRESS_SCALE_PLIES,
+            "planes": planes,
+        },
+        "policy_index": {
+            "size": POLICY_SIZE,
+            "formula": "index = 4 * square + direction, both in the mover's frame (see input.board)",
+            "unit": "one step: a simple move, or one jump of a capture. A multi-jump is several consecutive decisions by the same side, each with its own net call (the moving_piece and captured_so_far planes show the capture in progress)",
+            "directions": directions,
+            "masking": "the net does not mask: take the logits of the legal steps only and softmax over them",
+        },
+        "output": {
+            "name": super::onnx::OUTPUT_NAME,
+            "dtype": "float32",
+            "shape": ["batch", OUTPUT_SIZE],
+            "fields": [
+                {"name": "policy_logits", "start": 0, "end": POLICY_SIZE, "meaning": "logits over policy_index"},
+                {"name": "wdl_logits", "start": WDL_OFFSET, "end": WDL_OFFSET + 3, "meaning": "win, draw, loss for the side to move; softmax them; value = P(win) - P(loss)"},
+                {"name": "moves_left", "start": MOVES_LEFT_OFFSET, "end": OUTPUT_SIZE, "meaning": "predicted plies (decisions) to the end of the game"},
+            ],
+        },
+    })
+}

@@ -1,0 +1,92 @@
+//! Export for other engines: TorchScript, ONNX or plain safetensors weights, each with a JSON
+//! description beside it (`<out>.json`).
+
+mod describe;
+mod onnx;
+mod protobuf;
+mod torchscript;
+
+use crate::checkpoint::{self, write_atomic, Extras};
+use crate::error::ModelError;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use tch::Device;
+
+/// The network in words, for the description (and for a safetensors user rebuilding it).
+pub(crate) const NETWORK_TEXT: &str = "stem: conv3x3(stem.conv) + batchnorm(stem.bn) + relu; \
+tower: for i in 0..blocks: y = relu(bn1(conv1(x))); x = relu(x + bn2(conv2(y))) (tower.{i}.conv1, tower.{i}.bn1, ...); \
+policy: conv1x1(policy.conv) + bn(policy.bn) + relu, flatten, linear(policy.fc) -> 128; \
+value: conv1x1(value.conv) + bn(value.bn) + relu, flatten, linear(value.fc) + relu -> hidden; \
+linear(value.wdl) -> 3; linear(value.moves_left) -> 1; \
+output = concat(policy, wdl, moves_left). Convolutions have no bias, padding k/2; batch norm eps 1e-5 \
+with running statistics; linear weights are [out, in] (y = x W^T + b)";
+
+/// An export format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    TorchScript,
+    Onnx,
+    Safetensors,
+}
+
+impl FromStr for ExportFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<ExportFormat, String> {
+        match s {
+            "torchscript" => Ok(ExportFormat::TorchScript),
+            "onnx" => Ok(ExportFormat::Onnx),
+            "safetensors" => Ok(ExportFormat::Safetensors),
+            _ => Err(format!(
+                "unknown export format `{s}`: expected torchscript, onnx or safetensors"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for ExportFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ExportFormat::TorchScript => "torchscript",
+            ExportFormat::Onnx => "onnx",
+            ExportFormat::Safetensors => "safetensors",
+        })
+    }
+}
+
+/// Where the description of an export to `out` goes: `out` with `.json` appended.
+pub fn description_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".json");
+    PathBuf::from(name)
+}
+
+/// Exports the checkpoint at `checkpoint` as `format` to `out` (on the CPU, in f32), and writes the
+/// description beside it. Returns the description's path. The safetensors export holds the net's
+/// weights and metadata only (no trainer extras).
+pub fn export(checkpoint: &Path, format: ExportFormat, out: &Path) -> Result<PathBuf, ModelError> {
+    let mut ckpt = checkpoint::load(checkpoint, None, Device::Cpu)?;
+    ckpt.net.var_store_mut().freeze();
+    match format {
+        ExportFormat::TorchScript => torchscript::write(&ckpt.net, out)?,
+        ExportFormat::Onnx => write_atomic(out, &onnx::model_bytes(&ckpt.net))?,
+        ExportFormat::Safetensors => {
+            checkpoint::save(
+                out,
+                &ckpt.net,
+                ckpt.meta.step,
+                ckpt.meta.parent.as_deref(),
+                &Extras::default(),
+            )?;
+        }
+    }
+    let file = out
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let text = serde_json::to_string_pretty(&describe::description(&ckpt.meta, format, &file))
+        .expect("a JSON value serializes");
+    let json = description_path(out);
+    write_atomic(&json, text.as_bytes())?;
+    Ok(json)
+}

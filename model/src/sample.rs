@@ -1,0 +1,59 @@
+//! Random games for benchmarks and tests: every decision point (including mid-capture steps) with
+//! its observation and move state, from a seeded generator so runs repeat.
+
+use draughts::{DrawRules, Game, Observation, Position, Turn};
+use std::ops::ControlFlow;
+
+/// SplitMix64: a tiny seeded generator, enough to pick random steps.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Plays up to `games` games of uniformly random steps and calls `visit` at every decision point,
+/// before the step is chosen. `visit` may stop the walk early with `ControlFlow::Break`.
+pub fn for_each_decision(seed: u64, games: usize, mut visit: impl FnMut(&Observation, &Turn) -> ControlFlow<()>) {
+    let mut rng = SplitMix64(seed);
+    for _ in 0..games {
+        let mut game = Game::new(Position::start(), DrawRules::default());
+        while game.outcome().is_none() {
+            let mut turn = Turn::new(*game.position());
+            loop {
+                if visit(&game.observation_during(&turn), &turn).is_break() {
+                    return;
+                }
+                let steps = turn.legal_steps();
+                let step = steps[rng.below(steps.len())];
+                if let Some(mv) = turn.take(step).expect("a listed step is legal") {
+                    game.play_unchecked(mv);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// `count` observations from random games (consecutive decision points, mid-capture ones included).
+pub fn random_observations(count: usize, seed: u64) -> Vec<Observation> {
+    let mut out = Vec::with_capacity(count);
+    for_each_decision(seed, usize::MAX, |obs, _| {
+        out.push(*obs);
+        if out.len() < count {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
+    out
+}

@@ -1,0 +1,128 @@
+//! Exports run in the real runtimes (Python torch for TorchScript, onnxruntime for ONNX) on real
+//! positions and agree with our forward pass; the safetensors export reloads exactly.
+
+use super::{forward, max_abs_diff, positions, small_config, warmed_net};
+use model::checkpoint::{load, save};
+use model::export::{description_path, export};
+use model::{ExportFormat, Extras, OUTPUT_SIZE};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tch::{Device, Tensor};
+
+/// Runs the exported net in Python: argv = format, model, input file, batch, output file.
+const RUNNER: &str = r#"
+import sys, numpy as np
+fmt, model, inp, batch, out = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+x = np.fromfile(inp, dtype=np.float32).reshape(batch, -1, 8, 8)
+if fmt == "torchscript":
+    import torch
+    m = torch.jit.load(model)
+    with torch.no_grad():
+        y = m(torch.from_numpy(x)).numpy()
+else:
+    import onnx, onnxruntime as ort
+    onnx.checker.check_model(onnx.load(model), full_check=True)
+    s = ort.InferenceSession(model, providers=["CPUExecutionProvider"])
+    y = s.run(["output"], {"input": x})[0]
+np.ascontiguousarray(y, dtype=np.float32).tofile(out)
+"#;
+
+fn python() -> Option<PathBuf> {
+    let python = std::env::var_os("CHECKERS_ZERO_PYTHON").map(PathBuf::from);
+    if python.is_none() {
+        eprintln!("skipped: CHECKERS_ZERO_PYTHON not set");
+    }
+    python
+}
+
+/// A saved checkpoint of a warmed net in `dir`.
+fn checkpoint(dir: &Path) -> PathBuf {
+    let path = dir.join("net.safetensors");
+    save(&path, &warmed_net(&small_config()), 7, None, &Extras::default()).unwrap();
+    path
+}
+
+/// Exports `format`, runs it in Python on real positions, and compares with our forward pass.
+fn check_in_python(format: ExportFormat, file: &str) {
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = checkpoint(dir.path());
+    let out = dir.path().join(file);
+    export(&ckpt, format, &out).unwrap();
+    let (_, xs) = positions(37);
+    let input: Vec<f32> = Vec::try_from(xs.flatten(0, -1)).unwrap();
+    let input_file = dir.path().join("input.f32");
+    std::fs::write(
+        &input_file,
+        input.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let output_file = dir.path().join("output.f32");
+    let status = Command::new(&python)
+        .args(["-c", RUNNER, &format.to_string()])
+        .args([&out, &input_file])
+        .arg("37")
+        .arg(&output_file)
+        .status()
+        .unwrap();
+    assert!(status.success(), "{format} runner failed");
+    let bytes = std::fs::read(&output_file).unwrap();
+    let theirs: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(theirs.len(), 37 * OUTPUT_SIZE);
+    let theirs = Tensor::from_slice(&theirs).view([37, OUTPUT_SIZE as i64]);
+    let ours = forward(&load(&ckpt, None, Device::Cpu).unwrap().net, &xs);
+    let diff = max_abs_diff(&ours, &theirs);
+    eprintln!("{format}: max abs difference {diff:e} over {} values", 37 * OUTPUT_SIZE);
+    assert!(diff < 1e-4, "{format}: max abs difference {diff}");
+}
+
+#[test]
+fn torchscript_export_runs_in_python_torch() {
+    check_in_python(ExportFormat::TorchScript, "net.pt");
+}
+
+#[test]
+fn torchscript_export_runs_in_libtorch_at_any_batch_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = checkpoint(dir.path());
+    let out = dir.path().join("net.pt");
+    export(&ckpt, ExportFormat::TorchScript, &out).unwrap();
+    let module = tch::CModule::load(&out).unwrap();
+    let net = load(&ckpt, None, Device::Cpu).unwrap().net;
+    for batch in [1, 5, 64] {
+        let (_, xs) = positions(batch);
+        let theirs = tch::no_grad(|| module.forward_ts(&[&xs])).unwrap();
+        let diff = max_abs_diff(&forward(&net, &xs), &theirs);
+        assert!(diff < 1e-5, "batch {batch}: max abs difference {diff}");
+    }
+}
+
+#[test]
+fn onnx_export_runs_in_onnxruntime() {
+    check_in_python(ExportFormat::Onnx, "net.onnx");
+}
+
+#[test]
+fn safetensors_export_reloads_exactly_and_every_export_is_described() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = checkpoint(dir.path());
+    let out = dir.path().join("weights.safetensors");
+    let json = export(&ckpt, ExportFormat::Safetensors, &out).unwrap();
+    assert_eq!(json, description_path(&out));
+    let (_, xs) = positions(9);
+    let original = forward(&load(&ckpt, None, Device::Cpu).unwrap().net, &xs);
+    assert!(original.equal(&forward(
+        &load(&out, Some(&small_config()), Device::Cpu).unwrap().net,
+        &xs
+    )));
+    let description: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(description["file"], "weights.safetensors");
+    assert_eq!(description["input"]["shape"][1], 10);
+    assert_eq!(description["input"]["planes"].as_array().unwrap().len(), 10);
+    assert_eq!(description["policy_index"]["directions"][3]["name"], "forward_right");
+    assert_eq!(description["output"]["shape"][1], OUTPUT_SIZE);
+    assert_eq!(description["encoding_version"], model::encoding::ENCODING_VERSION);
+}
