@@ -1,0 +1,252 @@
+//! The shard file: header, payload of [`Records`], CRC32; written atomically under a unique name.
+//!
+//! ```text
+//! offset size  field (little-endian)
+//!  0     8     magic "CKZSHARD"
+//!  8     2     format version (1)
+//! 10     2     reserved, 0
+//! 12     4     count: samples in the payload
+//! 16     8     payload length in bytes
+//! 24     8     created, milliseconds since the Unix epoch
+//! 32     8     writer id (chosen by the writer, e.g. pid and worker)
+//! 40     4     generation of the net that played + 1 (0: unknown)
+//! 44     4     reserved, 0
+//! 48     ..    payload: `count` records (see `record`)
+//! end-4  4     CRC32 of every byte before it
+//! ```
+
+use super::record::{Records, FIXED_BYTES};
+use super::ShardError;
+use crate::run_dir::write_atomic;
+use crate::sample::Sample;
+use std::collections::hash_map::RandomState;
+use std::fs;
+use std::hash::{BuildHasher, Hasher};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+pub const MAGIC: [u8; 8] = *b"CKZSHARD";
+pub const FORMAT_VERSION: u16 = 1;
+/// Larger files are refused before they are read (a shard of a few thousand samples is ~100 KB).
+pub const MAX_SHARD_BYTES: u64 = 256 << 20;
+const HEADER_BYTES: usize = 48;
+const CRC_BYTES: usize = 4;
+
+/// What a shard says about itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardHeader {
+    /// Milliseconds since the Unix epoch when the shard was written.
+    pub created_unix_ms: u64,
+    /// Who wrote it (free for the writer: e.g. `pid << 16 | worker`).
+    pub writer_id: u64,
+    /// The generation of the net that played the games, when known.
+    pub generation: Option<u32>,
+}
+
+impl ShardHeader {
+    /// A header stamped now.
+    pub fn now(writer_id: u64, generation: Option<u32>) -> ShardHeader {
+        ShardHeader { created_unix_ms: unix_millis(), writer_id, generation }
+    }
+}
+
+/// A shard read from disk and checked.
+#[derive(Clone, Debug)]
+pub struct Shard {
+    pub path: PathBuf,
+    pub header: ShardHeader,
+    pub records: Records,
+}
+
+/// Writes `samples` as a new shard in `dir` and returns its path. The name is unique across
+/// threads and processes and sorts by creation time; the file appears complete or not at all.
+pub fn write_shard(dir: &Path, header: &ShardHeader, samples: &[Sample]) -> Result<PathBuf, ShardError> {
+    let max = u32::MAX as usize;
+    if samples.len() > max {
+        return Err(ShardError::TooManySamples { count: samples.len(), max });
+    }
+    let payload = Records::encode_all(samples).map_err(|(index, reason)| ShardError::BadSample { index, reason })?;
+    let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len() + CRC_BYTES);
+    bytes.extend_from_slice(&MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&0u16.to_le_bytes());
+    bytes.extend_from_slice(&(samples.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&header.created_unix_ms.to_le_bytes());
+    bytes.extend_from_slice(&header.writer_id.to_le_bytes());
+    bytes.extend_from_slice(&header.generation.map_or(0, |g| g.saturating_add(1)).to_le_bytes());
+    bytes.extend_from_slice(&0u32.to_le_bytes());
+    bytes.extend_from_slice(&payload);
+    let crc = crc32fast::hash(&bytes);
+    bytes.extend_from_slice(&crc.to_le_bytes());
+    if bytes.len() as u64 > MAX_SHARD_BYTES {
+        return Err(ShardError::TooManySamples { count: samples.len(), max: samples.len() * MAX_SHARD_BYTES as usize / bytes.len() });
+    }
+    let path = dir.join(unique_name(header.created_unix_ms));
+    write_atomic(&path, &bytes)?;
+    Ok(path)
+}
+
+/// Reads and checks the shard at `path`. Never panics on bad input; refuses files over
+/// [`MAX_SHARD_BYTES`] and absurd sample counts before allocating for them.
+pub fn read_shard(path: &Path) -> Result<Shard, ShardError> {
+    let io_err = |source| ShardError::Io { path: path.to_path_buf(), source };
+    let mut file = fs::File::open(path).map_err(io_err)?;
+    let len = file.metadata().map_err(io_err)?.len();
+    if len > MAX_SHARD_BYTES {
+        return Err(ShardError::TooLarge { path: path.into(), len, max: MAX_SHARD_BYTES });
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    // `take` guards against a file that grows while it is read.
+    file.by_ref().take(MAX_SHARD_BYTES + 1).read_to_end(&mut bytes).map_err(io_err)?;
+    parse(path, bytes)
+}
+
+fn parse(path: &Path, mut bytes: Vec<u8>) -> Result<Shard, ShardError> {
+    let path_buf = || path.to_path_buf();
+    let len = bytes.len() as u64;
+    if bytes.len() < MAGIC.len() + 2 || bytes[..MAGIC.len()] != MAGIC {
+        return Err(if MAGIC.starts_with(&bytes[..bytes.len().min(MAGIC.len())]) && bytes.len() < HEADER_BYTES {
+            ShardError::Length { path: path_buf(), len, expected: (HEADER_BYTES + CRC_BYTES) as u64 }
+        } else {
+            ShardError::Foreign { path: path_buf() }
+        });
+    }
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != FORMAT_VERSION {
+        return Err(ShardError::UnsupportedVersion { path: path_buf(), version, supported: FORMAT_VERSION });
+    }
+    if bytes.len() < HEADER_BYTES + CRC_BYTES {
+        return Err(ShardError::Length { path: path_buf(), len, expected: (HEADER_BYTES + CRC_BYTES) as u64 });
+    }
+    let payload_len = u64_at(16);
+    let expected = payload_len.saturating_add((HEADER_BYTES + CRC_BYTES) as u64);
+    if expected != len {
+        return Err(ShardError::Length { path: path_buf(), len, expected });
+    }
+    let crc_at = bytes.len() - CRC_BYTES;
+    let stored = u32_at(crc_at);
+    let computed = crc32fast::hash(&bytes[..crc_at]);
+    if stored != computed {
+        return Err(ShardError::Checksum { path: path_buf(), stored, computed });
+    }
+    let count = u32_at(12);
+    if count as u64 * FIXED_BYTES as u64 > payload_len {
+        return Err(ShardError::AbsurdCount { path: path_buf(), count, payload_len });
+    }
+    let generation = u32_at(40);
+    let header = ShardHeader {
+        created_unix_ms: u64_at(24),
+        writer_id: u64_at(32),
+        generation: generation.checked_sub(1),
+    };
+    bytes.truncate(crc_at);
+    bytes.drain(..HEADER_BYTES);
+    let records = Records::parse(bytes, count as usize)
+        .map_err(|(index, reason)| ShardError::BadRecord { path: path_buf(), index, reason })?;
+    Ok(Shard { path: path_buf(), header, records })
+}
+
+fn unix_millis() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// `<unix-millis>-<pid>-<random>.shard`: sorts by time; the pid and 64 random bits (a per-process
+/// random hash key over a process-wide counter and the clock) keep writers apart.
+fn unique_name(created_unix_ms: u64) -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+    format!("{created_unix_ms:013}-{}-{:016x}.{}", std::process::id(), hasher.finish(), super::SHARD_EXTENSION)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use draughts::{DrawRules, Game, Position};
+
+    fn samples(n: usize) -> Vec<Sample> {
+        (0..n)
+            .map(|i| Sample {
+                observation: Game::new(Position::start(), DrawRules::default()).observation(),
+                policy: vec![(i as u8 % 128, 1.0)],
+                search_value: (i % 3) as f32 - 1.0, // exact after quantisation
+                result: (i % 3) as i8 - 1,
+                plies_to_end: i as u16,
+                full_search: i % 2 == 0,
+            })
+            .collect()
+    }
+
+    fn write(dir: &Path) -> (PathBuf, Vec<u8>) {
+        let path = write_shard(dir, &ShardHeader::now(7, Some(3)), &samples(20)).unwrap();
+        let bytes = fs::read(&path).unwrap();
+        (path, bytes)
+    }
+
+    #[test]
+    fn a_shard_round_trips_with_its_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let original = samples(20);
+        let header = ShardHeader::now(7, Some(3));
+        let path = write_shard(dir.path(), &header, &original).unwrap();
+        let shard = read_shard(&path).unwrap();
+        assert_eq!(shard.header, header);
+        assert_eq!(shard.records.iter().map(|r| r.to_sample()).collect::<Vec<_>>(), original);
+        let none = write_shard(dir.path(), &ShardHeader::now(1, None), &[]).unwrap();
+        assert_eq!(read_shard(&none).unwrap().header.generation, None);
+    }
+
+    fn error_for(bytes: &[u8]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.shard");
+        fs::write(&path, bytes).unwrap();
+        let err = read_shard(&path).unwrap_err();
+        assert_eq!(err.path(), Some(path.as_path()));
+        let text = err.to_string();
+        assert!(text.contains("bad.shard"), "{text}");
+        text
+    }
+
+    #[test]
+    fn damaged_shards_are_refused_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, bytes) = write(dir.path());
+        for cut in [0, 5, 20, bytes.len() - 1] {
+            let text = error_for(&bytes[..cut]);
+            assert!(text.contains("truncated") || text.contains("bytes on disk"), "{cut}: {text}");
+        }
+        for bit in [70 * 8, (bytes.len() - 10) * 8 + 3, 13 * 8] {
+            let mut flipped = bytes.clone();
+            flipped[bit / 8] ^= 1 << (bit % 8);
+            assert!(error_for(&flipped).contains("damaged"));
+        }
+        assert!(error_for(b"PK\x03\x04 definitely a zip file, not a shard at all, no no no").contains("not a trajectory shard"));
+        let mut future = bytes.clone();
+        future[8] = 2;
+        assert!(error_for(&future).contains("version 2"));
+    }
+
+    #[test]
+    fn an_absurd_count_is_refused_before_allocating() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, mut bytes) = write(dir.path());
+        bytes[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        let crc_at = bytes.len() - 4;
+        let crc = crc32fast::hash(&bytes[..crc_at]);
+        bytes[crc_at..].copy_from_slice(&crc.to_le_bytes());
+        assert!(error_for(&bytes).contains("claims 4294967295 samples"));
+    }
+
+    #[test]
+    fn names_are_unique_and_sort_by_time() {
+        let names: std::collections::HashSet<_> = (0..1000).map(|_| unique_name(42)).collect();
+        assert_eq!(names.len(), 1000);
+        assert!(unique_name(999) < unique_name(1000));
+    }
+}

@@ -1,0 +1,300 @@
+//! One sample's compact little-endian encoding, and [`Records`]: a validated run of them, the
+//! in-memory form the replay window keeps (the encoded bytes plus one offset per sample).
+//!
+//! ```text
+//! offset size  field
+//!  0     4     black pieces (bitboard, men and kings)
+//!  4     4     white pieces
+//!  8     4     kings of both sides
+//! 12     4     captured so far (capture in progress)
+//! 16     1     flags: bit 0 White to move, bit 1 full search, bit 2 a capture is in progress
+//! 17     1     the capturing piece's square index (0 when none)
+//! 18     2     no-progress plies
+//! 20     1     repetitions
+//! 21     1     result for the side to move (i8: 1, 0, -1)
+//! 22     2     plies to the end
+//! 24     2     search value, i16 = round(value * 32767)
+//! 26     1     n = policy entries
+//! 27     3n    (policy index u8, probability u16 = round(p * 65535)), indices strictly increasing
+//! ```
+
+use crate::sample::Sample;
+use draughts::{Bitboard, Color, Observation, Position, Square, Step};
+
+/// Bytes of a record before its policy entries.
+pub const FIXED_BYTES: usize = 27;
+/// Bytes of one policy entry.
+pub const ENTRY_BYTES: usize = 3;
+
+const FLAG_WHITE: u8 = 1;
+const FLAG_FULL: u8 = 2;
+const FLAG_CAPTURING: u8 = 4;
+const VALUE_SCALE: f32 = i16::MAX as f32;
+const PROB_SCALE: f32 = u16::MAX as f32;
+
+/// Appends the encoding of `sample` to `out`, or says what makes it unwritable.
+pub fn encode(sample: &Sample, out: &mut Vec<u8>) -> Result<(), String> {
+    let obs = &sample.observation;
+    let pos = &obs.position;
+    if !sample.search_value.is_finite() {
+        return Err(format!("search value {} is not finite", sample.search_value));
+    }
+    if !(-1..=1).contains(&sample.result) {
+        return Err(format!("result {} is not 1, 0 or -1", sample.result));
+    }
+    let mut policy = sample.policy.clone();
+    policy.sort_unstable_by_key(|&(index, _)| index);
+    if let Some(w) = policy.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(format!("policy index {} appears twice", w[0].0));
+    }
+    if let Some(&(index, p)) = policy.iter().find(|&&(index, p)| index as usize >= Step::INDEX_COUNT || !(0.0..=1.0).contains(&p)) {
+        return Err(format!("policy entry ({index}, {p}) is out of range"));
+    }
+    let mut flags = 0;
+    if pos.side_to_move() == Color::White {
+        flags |= FLAG_WHITE;
+    }
+    if sample.full_search {
+        flags |= FLAG_FULL;
+    }
+    if obs.moving_piece.is_some() {
+        flags |= FLAG_CAPTURING;
+    }
+    let kings = pos.kings(Color::Black) | pos.kings(Color::White);
+    for word in [pos.pieces(Color::Black), pos.pieces(Color::White), kings, obs.captured_so_far] {
+        out.extend_from_slice(&word.0.to_le_bytes());
+    }
+    out.push(flags);
+    out.push(obs.moving_piece.map_or(0, |sq| sq.index() as u8));
+    out.extend_from_slice(&obs.no_progress_plies.to_le_bytes());
+    out.push(obs.repetitions);
+    out.push(sample.result as u8);
+    out.extend_from_slice(&sample.plies_to_end.to_le_bytes());
+    out.extend_from_slice(&((sample.search_value.clamp(-1.0, 1.0) * VALUE_SCALE).round() as i16).to_le_bytes());
+    out.push(policy.len() as u8); // at most 128 distinct indices below 128
+    for (index, p) in policy {
+        out.push(index);
+        out.extend_from_slice(&((p * PROB_SCALE).round() as u16).to_le_bytes());
+    }
+    Ok(())
+}
+
+/// Validated encoded samples: `bytes` holds them back to back, `offsets[i]` where sample `i` starts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Records {
+    bytes: Vec<u8>,
+    offsets: Vec<u32>,
+}
+
+impl Records {
+    /// Checks that `bytes` holds exactly `count` well-formed records and indexes them.
+    /// On failure: the index of the first bad record and what is wrong with it.
+    pub fn parse(mut bytes: Vec<u8>, count: usize) -> Result<Records, (usize, String)> {
+        if bytes.len() > u32::MAX as usize {
+            return Err((0, format!("{} payload bytes are more than a shard may hold", bytes.len())));
+        }
+        // The caller has checked that `count` records of at least FIXED_BYTES fit in `bytes`.
+        let mut offsets = Vec::with_capacity(count);
+        let mut at = 0;
+        for index in 0..count {
+            let rest = &bytes[at..];
+            let len = validate(rest).map_err(|reason| (index, reason))?;
+            offsets.push(at as u32);
+            at += len;
+        }
+        if at != bytes.len() {
+            return Err((count, format!("{} bytes follow the last sample", bytes.len() - at)));
+        }
+        bytes.shrink_to_fit();
+        Ok(Records { bytes, offsets })
+    }
+
+    /// Encodes `samples`, or names the first one that cannot be written.
+    pub fn encode_all(samples: &[Sample]) -> Result<Vec<u8>, (usize, String)> {
+        let mut out = Vec::with_capacity(samples.len() * (FIXED_BYTES + 8 * ENTRY_BYTES));
+        for (index, sample) in samples.iter().enumerate() {
+            encode(sample, &mut out).map_err(|reason| (index, reason))?;
+        }
+        Ok(out)
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.offsets.is_empty()
+    }
+
+    /// Sample `i`. Panics when `i >= len()`, like slice indexing.
+    pub fn get(&self, i: usize) -> RecordView<'_> {
+        RecordView { bytes: &self.bytes[self.offsets[i] as usize..] }
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = RecordView<'_>> {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Heap bytes held (the payload and the offsets).
+    pub fn heap_bytes(&self) -> usize {
+        self.bytes.capacity() + self.offsets.capacity() * std::mem::size_of::<u32>()
+    }
+}
+
+/// One validated record, decoded field by field on demand (no allocation).
+#[derive(Clone, Copy, Debug)]
+pub struct RecordView<'a> {
+    /// The record and whatever follows it.
+    bytes: &'a [u8],
+}
+
+impl<'a> RecordView<'a> {
+    fn u16_at(&self, at: usize) -> u16 {
+        u16::from_le_bytes([self.bytes[at], self.bytes[at + 1]])
+    }
+
+    fn bitboard_at(&self, at: usize) -> Bitboard {
+        Bitboard(u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("4 bytes")))
+    }
+
+    pub fn observation(&self) -> Observation {
+        let flags = self.bytes[16];
+        let side = if flags & FLAG_WHITE != 0 { Color::White } else { Color::Black };
+        let position = Position::new(self.bitboard_at(0), self.bitboard_at(4), self.bitboard_at(8), side)
+            .expect("records are validated when parsed");
+        Observation {
+            position,
+            moving_piece: if flags & FLAG_CAPTURING != 0 { Square::new(self.bytes[17]) } else { None },
+            captured_so_far: self.bitboard_at(12),
+            no_progress_plies: self.u16_at(18),
+            repetitions: self.bytes[20],
+        }
+    }
+
+    pub fn full_search(&self) -> bool {
+        self.bytes[16] & FLAG_FULL != 0
+    }
+
+    pub fn result(&self) -> i8 {
+        self.bytes[21] as i8
+    }
+
+    pub fn plies_to_end(&self) -> u16 {
+        self.u16_at(22)
+    }
+
+    pub fn search_value(&self) -> f32 {
+        self.u16_at(24) as i16 as f32 / VALUE_SCALE
+    }
+
+    /// The visit distribution: (policy index, probability), indices increasing.
+    pub fn policy(&self) -> impl ExactSizeIterator<Item = (u8, f32)> + 'a {
+        let n = self.bytes[26] as usize;
+        self.bytes[FIXED_BYTES..FIXED_BYTES + n * ENTRY_BYTES]
+            .chunks_exact(ENTRY_BYTES)
+            .map(|e| (e[0], u16::from_le_bytes([e[1], e[2]]) as f32 / PROB_SCALE))
+    }
+
+    pub fn to_sample(&self) -> Sample {
+        Sample {
+            observation: self.observation(),
+            policy: self.policy().collect(),
+            search_value: self.search_value(),
+            result: self.result(),
+            plies_to_end: self.plies_to_end(),
+            full_search: self.full_search(),
+        }
+    }
+}
+
+/// Checks the record at the start of `bytes` and returns its length.
+fn validate(bytes: &[u8]) -> Result<usize, String> {
+    if bytes.len() < FIXED_BYTES {
+        return Err("the payload ends inside the sample".into());
+    }
+    let len = FIXED_BYTES + bytes[26] as usize * ENTRY_BYTES;
+    if bytes.len() < len {
+        return Err("the payload ends inside the sample's policy".into());
+    }
+    let view = RecordView { bytes };
+    let (black, white, kings) = (view.bitboard_at(0), view.bitboard_at(4), view.bitboard_at(8));
+    Position::new(black, white, kings, Color::Black).map_err(|e| e.to_string())?;
+    let flags = bytes[16];
+    if flags & !(FLAG_WHITE | FLAG_FULL | FLAG_CAPTURING) != 0 {
+        return Err(format!("unknown flags {flags:#04x}"));
+    }
+    let moving = bytes[17];
+    if (flags & FLAG_CAPTURING != 0 && moving as usize >= Square::COUNT) || (flags & FLAG_CAPTURING == 0 && moving != 0) {
+        return Err(format!("capturing-piece square {moving} does not match the flags {flags:#04x}"));
+    }
+    if !(-1..=1).contains(&view.result()) {
+        return Err(format!("result {} is not 1, 0 or -1", view.result()));
+    }
+    let mut previous = None;
+    for (index, _) in view.policy() {
+        if index as usize >= Step::INDEX_COUNT || previous.is_some_and(|p| p >= index) {
+            return Err(format!("policy index {index} is out of range or out of order"));
+        }
+        previous = Some(index);
+    }
+    Ok(len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Sample {
+        Sample {
+            observation: Observation {
+                position: Position::start().with_side_to_move(Color::White),
+                moving_piece: Square::new(13),
+                captured_so_far: Bitboard(1 << 17),
+                no_progress_plies: 7,
+                repetitions: 2,
+            },
+            policy: vec![(90, 0.25), (3, 0.75)],
+            search_value: -0.4,
+            result: -1,
+            plies_to_end: 31,
+            full_search: true,
+        }
+    }
+
+    #[test]
+    fn a_sample_round_trips_within_quantisation() {
+        let s = sample();
+        let records = Records::parse(Records::encode_all(&[s.clone(), s.clone()]).unwrap(), 2).unwrap();
+        assert_eq!(records.len(), 2);
+        let back = records.get(1).to_sample();
+        assert_eq!(back.observation, s.observation);
+        assert_eq!((back.result, back.plies_to_end, back.full_search), (-1, 31, true));
+        assert!((back.search_value - s.search_value).abs() < 1.0 / 32767.0);
+        assert_eq!(back.policy.iter().map(|e| e.0).collect::<Vec<_>>(), [3, 90]);
+        assert!((back.policy[0].1 - 0.75).abs() < 1.0 / 65535.0);
+        assert_eq!(records.heap_bytes(), 2 * (FIXED_BYTES + 2 * ENTRY_BYTES) + 2 * 4);
+    }
+
+    #[test]
+    fn unwritable_samples_are_named() {
+        let mut s = sample();
+        s.policy.push((3, 0.0));
+        assert!(Records::encode_all(&[sample(), s]).unwrap_err().1.contains("twice"));
+        let mut s = sample();
+        s.search_value = f32::NAN;
+        assert_eq!(Records::encode_all(&[s]).unwrap_err().0, 0);
+    }
+
+    #[test]
+    fn malformed_records_are_refused() {
+        let good = Records::encode_all(&[sample()]).unwrap();
+        let mut both_sides = good.clone();
+        both_sides[4..8].copy_from_slice(&1u32.to_le_bytes()); // white on a black square
+        assert!(Records::parse(both_sides, 1).is_err());
+        let mut unordered = good.clone();
+        unordered[27] = 100;
+        assert!(Records::parse(unordered, 1).is_err());
+        assert!(Records::parse(good[..good.len() - 1].to_vec(), 1).is_err());
+        assert!(Records::parse(good.clone(), 0).is_err());
+    }
+}

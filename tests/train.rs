@@ -1,0 +1,46 @@
+//! The train crate with libtorch: training on generated trajectories, exact resume, damaged
+//! checkpoints, non-finite losses, TensorBoard files read by TensorBoard, and the benchmark.
+
+mod bench;
+mod resume;
+mod tensorboard;
+mod training;
+
+use model::NetConfig;
+use selfplay::shard::{write_shard, ShardHeader};
+use std::path::Path;
+use tch::Device;
+use train::synthetic::synthetic_samples;
+use train::{TrainConfig, TrainPaths, Trainer};
+
+/// The trainer's folders under `root`, with `positions` generated samples written as shards.
+fn run_with_shards(root: &Path, positions: usize) -> TrainPaths {
+    let paths = TrainPaths { shards: root.join("shards"), states: root.join("train"), nets: root.join("nets"), tb: root.join("tb/train") };
+    std::fs::create_dir_all(&paths.shards).unwrap();
+    for (i, chunk) in synthetic_samples(positions, 5).chunks(500).enumerate() {
+        write_shard(&paths.shards, &ShardHeader::now(i as u64, None), chunk).unwrap();
+    }
+    paths
+}
+
+fn small_net() -> NetConfig {
+    NetConfig::new(2, 16)
+}
+
+/// A quick config: small batches, no warm-up, a checkpoint every `checkpoint_every` steps.
+fn quick_config(checkpoint_every: u64) -> TrainConfig {
+    TrainConfig {
+        batch_size: 32,
+        min_positions: 32,
+        warmup_steps: 0,
+        learning_rate: 0.02,
+        checkpoint_every,
+        log_every: 5,
+        seed: 9,
+        ..TrainConfig::default()
+    }
+}
+
+fn open(paths: &TrainPaths, config: TrainConfig) -> (Trainer, train::Opened) {
+    Trainer::open(paths.clone(), &small_net(), config, Device::Cpu).unwrap()
+}

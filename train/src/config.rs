@@ -1,0 +1,260 @@
+//! Every training knob in one serde struct, with defaults for a laptop CPU and a `validate` that
+//! names the first bad field.
+//!
+//! ```toml
+//! batch_size = 256
+//! reuse = 4.0
+//! learning_rate = 0.02
+//! [optimizer]
+//! kind = "sgd"
+//! momentum = 0.9
+//! [schedule]
+//! kind = "cosine"
+//! total_steps = 100000
+//! ```
+
+use crate::error::TrainError;
+use serde::{Deserialize, Serialize};
+
+/// The trainer's configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// Positions per training step.
+    pub batch_size: usize,
+    /// Samples trained per new position: `reuse * new_positions / batch_size` steps are paid for by
+    /// each batch of new positions. Around 4 to 8 neither overfits a small window nor starves.
+    pub reuse: f64,
+    /// Positions in the replay window before the first step.
+    pub min_positions: usize,
+    /// How the replay window grows with the run.
+    pub window: WindowConfig,
+    pub optimizer: OptimizerConfig,
+    /// Peak learning rate (after warm-up, before the schedule's decay).
+    pub learning_rate: f64,
+    pub schedule: ScheduleConfig,
+    /// Steps of linear warm-up from 0 to `learning_rate`.
+    pub warmup_steps: u64,
+    /// L2 penalty on weight matrices and convolution kernels (not on biases and batch-norm scales):
+    /// added to the gradient for SGD, decoupled for AdamW.
+    pub weight_decay: f64,
+    /// Largest global gradient norm; larger gradients are scaled down. 0 turns clipping off.
+    pub grad_clip_norm: f64,
+    /// Share of the search value in the value target (the rest is the game result), in [0, 1].
+    pub search_value_weight: f32,
+    /// Weight of the policy loss.
+    pub policy_weight: f32,
+    /// Weight of the value (WDL) loss.
+    pub value_weight: f32,
+    /// Weight of the moves-left loss (0 turns it off).
+    pub moves_left_weight: f32,
+    /// Plies that count as one unit in the moves-left loss (targets are divided by it).
+    pub moves_left_scale: f32,
+    /// Steps between checkpoints.
+    pub checkpoint_every: u64,
+    /// Steps between TensorBoard points.
+    pub log_every: u64,
+    /// Non-finite losses in a row that stop training.
+    pub max_bad_steps: u32,
+    /// Mixed precision (libtorch autocast) on CUDA; ignored on the CPU.
+    pub autocast: bool,
+    /// Seed of the sampling generator (set from the run's seed).
+    pub seed: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            batch_size: 256,
+            reuse: 4.0,
+            min_positions: 2_000,
+            window: WindowConfig::default(),
+            optimizer: OptimizerConfig::default(),
+            learning_rate: 0.02,
+            schedule: ScheduleConfig::Constant,
+            warmup_steps: 100,
+            weight_decay: 1e-4,
+            grad_clip_norm: 10.0,
+            search_value_weight: 0.0,
+            policy_weight: 1.0,
+            value_weight: 1.0,
+            moves_left_weight: 0.1,
+            moves_left_scale: 20.0,
+            checkpoint_every: 500,
+            log_every: 20,
+            max_bad_steps: 10,
+            autocast: true,
+            seed: 0,
+        }
+    }
+}
+
+/// The replay window: all positions up to `min`; beyond, it grows sub-linearly with the positions
+/// seen `n` (KataGo): `min * (1 + growth * ((n / min)^exponent - 1) / exponent)`, at most `max`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WindowConfig {
+    pub min: usize,
+    pub max: usize,
+    pub exponent: f64,
+    pub growth: f64,
+}
+
+impl Default for WindowConfig {
+    fn default() -> Self {
+        WindowConfig { min: 20_000, max: 1_000_000, exponent: 0.75, growth: 0.4 }
+    }
+}
+
+impl WindowConfig {
+    /// The window size after `seen` positions.
+    pub fn size(&self, seen: u64) -> usize {
+        let min = self.min as f64;
+        let n = seen as f64;
+        if n <= min {
+            return seen as usize;
+        }
+        let grown = min * (1.0 + self.growth * ((n / min).powf(self.exponent) - 1.0) / self.exponent);
+        (grown as usize).min(self.max).min(seen as usize)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, tag = "kind", rename_all = "lowercase")]
+pub enum OptimizerConfig {
+    /// SGD with (optionally Nesterov) momentum, PyTorch's update rule.
+    Sgd { momentum: f64, nesterov: bool },
+    /// Adam with decoupled weight decay.
+    AdamW { beta1: f64, beta2: f64, eps: f64 },
+}
+
+impl Default for OptimizerConfig {
+    fn default() -> Self {
+        OptimizerConfig::Sgd { momentum: 0.9, nesterov: true }
+    }
+}
+
+/// The learning rate after warm-up, as a share of `learning_rate`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, tag = "kind", rename_all = "lowercase")]
+pub enum ScheduleConfig {
+    Constant,
+    /// Multiplied by `factor` every `every` steps.
+    Step { every: u64, factor: f64 },
+    /// Cosine from 1 down to `final_fraction` at `total_steps`, then flat.
+    Cosine { total_steps: u64, final_fraction: f64 },
+}
+
+impl TrainConfig {
+    /// Checks every field's range; the error names the first bad field.
+    pub fn validate(&self) -> Result<(), TrainError> {
+        let bad = |field: &'static str, problem: String| Err(TrainError::Config { field, problem });
+        let unit = |x: f64| (0.0..=1.0).contains(&x);
+        let positive = |x: f64| x.is_finite() && x > 0.0;
+        let non_negative = |x: f64| x.is_finite() && x >= 0.0;
+        if self.batch_size == 0 || self.batch_size > 1 << 16 {
+            return bad("batch_size", format!("is {}, must be in 1..=65536", self.batch_size));
+        }
+        if !positive(self.reuse) {
+            return bad("reuse", format!("is {}, must be > 0", self.reuse));
+        }
+        let w = &self.window;
+        if w.min == 0 || w.max < w.min {
+            return bad("window.min", format!("is {}, must be in 1..=window.max ({})", w.min, w.max));
+        }
+        if !(positive(w.exponent) && w.exponent <= 1.0) {
+            return bad("window.exponent", format!("is {}, must be in (0, 1]", w.exponent));
+        }
+        if !non_negative(w.growth) {
+            return bad("window.growth", format!("is {}, must be >= 0", w.growth));
+        }
+        if self.min_positions < self.batch_size {
+            return bad("min_positions", format!("is {}, must be at least batch_size ({})", self.min_positions, self.batch_size));
+        }
+        match self.optimizer {
+            OptimizerConfig::Sgd { momentum, .. } if !(unit(momentum) && momentum < 1.0) => {
+                return bad("optimizer.momentum", format!("is {momentum}, must be in [0, 1)"));
+            }
+            OptimizerConfig::AdamW { beta1, beta2, eps } => {
+                for (field, beta) in [("optimizer.beta1", beta1), ("optimizer.beta2", beta2)] {
+                    if !(unit(beta) && beta < 1.0) {
+                        return bad(field, format!("is {beta}, must be in [0, 1)"));
+                    }
+                }
+                if !positive(eps) {
+                    return bad("optimizer.eps", format!("is {eps}, must be > 0"));
+                }
+            }
+            OptimizerConfig::Sgd { .. } => {}
+        }
+        if !positive(self.learning_rate) {
+            return bad("learning_rate", format!("is {}, must be > 0", self.learning_rate));
+        }
+        match self.schedule {
+            ScheduleConfig::Step { every, factor } if every == 0 || !(positive(factor) && factor <= 1.0) => {
+                return bad("schedule", format!("step every {every} by {factor}: every must be > 0, factor in (0, 1]"));
+            }
+            ScheduleConfig::Cosine { total_steps, final_fraction } if total_steps == 0 || !unit(final_fraction) => {
+                return bad("schedule", format!("cosine over {total_steps} to {final_fraction}: total_steps must be > 0, final_fraction in [0, 1]"));
+            }
+            _ => {}
+        }
+        for (field, x) in [("weight_decay", self.weight_decay), ("grad_clip_norm", self.grad_clip_norm)] {
+            if !non_negative(x) {
+                return bad(field, format!("is {x}, must be >= 0"));
+            }
+        }
+        if !unit(self.search_value_weight as f64) {
+            return bad("search_value_weight", format!("is {}, must be in [0, 1]", self.search_value_weight));
+        }
+        for (field, x) in [("policy_weight", self.policy_weight), ("value_weight", self.value_weight), ("moves_left_weight", self.moves_left_weight)] {
+            if !non_negative(x as f64) {
+                return bad(field, format!("is {x}, must be >= 0"));
+            }
+        }
+        if !positive(self.moves_left_scale as f64) {
+            return bad("moves_left_scale", format!("is {}, must be > 0", self.moves_left_scale));
+        }
+        for (field, x) in [("checkpoint_every", self.checkpoint_every), ("log_every", self.log_every), ("max_bad_steps", self.max_bad_steps as u64)] {
+            if x == 0 {
+                return bad(field, "is 0, must be at least 1".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_toml_round_trips() {
+        let cfg = TrainConfig::default();
+        cfg.validate().unwrap();
+        let text = toml::to_string(&cfg).unwrap();
+        assert_eq!(toml::from_str::<TrainConfig>(&text).unwrap(), cfg);
+        let adam: TrainConfig = toml::from_str("[optimizer]\nkind = \"adamw\"\nbeta1 = 0.9\nbeta2 = 0.999\neps = 1e-8\n[schedule]\nkind = \"cosine\"\ntotal_steps = 10\nfinal_fraction = 0.1\n").unwrap();
+        adam.validate().unwrap();
+    }
+
+    #[test]
+    fn unknown_and_bad_fields_are_named() {
+        let err = toml::from_str::<TrainConfig>("batch_sise = 3").unwrap_err().to_string();
+        assert!(err.contains("batch_sise"), "{err}");
+        let cfg = TrainConfig { window: WindowConfig { exponent: 1.5, ..Default::default() }, ..Default::default() };
+        assert!(cfg.validate().unwrap_err().to_string().contains("window.exponent"));
+        let cfg = TrainConfig { min_positions: 10, ..Default::default() };
+        assert!(cfg.validate().unwrap_err().to_string().contains("min_positions"));
+    }
+
+    #[test]
+    fn the_window_grows_sub_linearly_up_to_its_cap() {
+        let w = WindowConfig { min: 1000, max: 5000, exponent: 0.75, growth: 0.4 };
+        assert_eq!(w.size(500), 500);
+        assert_eq!(w.size(1000), 1000);
+        let (a, b) = (w.size(10_000), w.size(100_000));
+        assert!(1000 < a && a < b && b <= 5000, "{a} {b}");
+        assert_eq!(w.size(u64::MAX / 2), 5000);
+    }
+}

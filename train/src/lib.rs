@@ -1,0 +1,29 @@
+//! Training: a replay window over self-play samples, the losses and optimizer, checkpoints and
+//! TensorBoard logs.
+//!
+//! ```text
+//! RUN/shards/*.shard --ReplayBuffer (window, uniform sampling)--> HostBatch --> Batch [B, PLANES, 8, 8]
+//!   --PolicyValueNet (train mode)--> losses --> backward --> clip --> Optimizer (SGD / AdamW)
+//!   every K steps: RUN/nets/step-N.safetensors, then RUN/train/state-N.safetensors (commit point)
+//!   every L steps: RUN/tb/train/ events
+//! ```
+
+pub mod batch;
+pub mod bench;
+pub mod config;
+mod error;
+pub mod loss;
+pub mod optim;
+pub mod replay;
+pub mod rng;
+pub mod schedule;
+pub mod state;
+pub mod synthetic;
+pub mod tb;
+mod trainer;
+
+pub use config::{OptimizerConfig, ScheduleConfig, TrainConfig, WindowConfig};
+pub use error::TrainError;
+pub use replay::{Refresh, ReplayBuffer};
+pub use tb::{EvalFigures, SelfPlayFigures, TbLogger};
+pub use trainer::{candidate_path, Opened, StepOutcome, TrainPaths, Trainer};

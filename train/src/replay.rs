@@ -1,0 +1,198 @@
+//! The replay window: the most recent positions of the run, kept as compact encoded records
+//! (see `selfplay::shard::record`; about 27 + 3 x legal-steps bytes and a 4-byte offset per
+//! position), fed shard by shard, sampled uniformly.
+//!
+//! Positions get a global index in the order their shards were added. The window covers the last
+//! `WindowConfig::size(seen)` of them; shards wholly before it are dropped.
+
+use crate::config::WindowConfig;
+use crate::rng::SplitMix64;
+use selfplay::shard::{read_shard, scan_shards, RecordView, Records, ShardError};
+use std::collections::{HashSet, VecDeque};
+use std::path::Path;
+
+#[derive(Debug)]
+struct Loaded {
+    /// Global index of the shard's first position.
+    start: u64,
+    records: Records,
+}
+
+/// The replay window and the shards it has read.
+#[derive(Debug)]
+pub struct ReplayBuffer {
+    window: WindowConfig,
+    shards: VecDeque<Loaded>,
+    /// Positions ever added.
+    seen: u64,
+    /// File names of the shards added, in order (the damaged ones are only in `skipped`).
+    added: Vec<String>,
+    /// File names of every shard looked at (added or damaged), so none is read twice.
+    known: HashSet<String>,
+}
+
+/// What one refresh did.
+#[derive(Debug, Default)]
+pub struct Refresh {
+    pub shards: usize,
+    pub positions: u64,
+    /// Damaged or vanished shards, each naming its file; they are not read again.
+    pub damaged: Vec<ShardError>,
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+impl ReplayBuffer {
+    pub fn new(window: WindowConfig) -> ReplayBuffer {
+        ReplayBuffer { window, shards: VecDeque::new(), seen: 0, added: Vec::new(), known: HashSet::new() }
+    }
+
+    /// Reads the shards of `dir` not seen before, oldest first.
+    pub fn refresh(&mut self, dir: &Path) -> Result<Refresh, ShardError> {
+        let known = &self.known;
+        let report = scan_shards(dir, |p| known.contains(&file_name(p)))?;
+        let mut refresh = Refresh { damaged: report.damaged, ..Refresh::default() };
+        for err in &refresh.damaged {
+            self.known.insert(err.path().map(file_name).unwrap_or_default());
+        }
+        for shard in report.shards {
+            refresh.shards += 1;
+            refresh.positions += shard.records.len() as u64;
+            self.add(file_name(&shard.path), shard.records);
+        }
+        Ok(refresh)
+    }
+
+    /// Re-reads the shards `names` of `dir` in the given order (resuming: the window as it was
+    /// at a checkpoint). Missing or damaged ones are reported and skipped.
+    pub fn restore(&mut self, dir: &Path, names: &[String]) -> Refresh {
+        let mut refresh = Refresh::default();
+        for name in names {
+            self.known.insert(name.clone());
+            match read_shard(&dir.join(name)) {
+                Ok(shard) => {
+                    refresh.shards += 1;
+                    refresh.positions += shard.records.len() as u64;
+                    self.add(name.clone(), shard.records);
+                }
+                Err(err) => refresh.damaged.push(err),
+            }
+        }
+        refresh
+    }
+
+    /// Adds a shard's records as the newest positions and drops what falls out of the window.
+    pub fn add(&mut self, name: String, records: Records) {
+        self.known.insert(name.clone());
+        self.added.push(name);
+        let start = self.seen;
+        self.seen += records.len() as u64;
+        self.shards.push_back(Loaded { start, records });
+        let window_start = self.seen - self.len() as u64;
+        while self.shards.front().is_some_and(|s| s.start + s.records.len() as u64 <= window_start) {
+            self.shards.pop_front();
+        }
+    }
+
+    /// Positions in the window.
+    pub fn len(&self) -> usize {
+        self.window.size(self.seen)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Positions ever added.
+    pub fn seen(&self) -> u64 {
+        self.seen
+    }
+
+    /// File names of the shards added, in order.
+    pub fn added(&self) -> &[String] {
+        &self.added
+    }
+
+    /// A position drawn uniformly from the window. Panics when the window is empty.
+    pub fn sample(&self, rng: &mut SplitMix64) -> RecordView<'_> {
+        let len = self.len() as u64;
+        assert!(len > 0, "sampling an empty replay window");
+        let global = self.seen - len + rng.below(len);
+        let i = self.shards.partition_point(|s| s.start + s.records.len() as u64 <= global);
+        let shard = &self.shards[i];
+        shard.records.get((global - shard.start) as usize)
+    }
+
+    /// Heap bytes of the records held (including positions of partly-outside shards).
+    pub fn heap_bytes(&self) -> usize {
+        self.shards.iter().map(|s| s.records.heap_bytes()).sum()
+    }
+
+    /// Positions held (the window, plus the older part of its oldest shard).
+    pub fn held(&self) -> usize {
+        self.shards.iter().map(|s| s.records.len()).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use selfplay::sample::Sample;
+    use draughts::{DrawRules, Game, Position};
+
+    /// A shard of `n` records whose `plies_to_end` count up from `first`.
+    fn records(first: u16, n: u16) -> Records {
+        let obs = Game::new(Position::start(), DrawRules::default()).observation();
+        let samples: Vec<Sample> = (first..first + n)
+            .map(|t| Sample { observation: obs, policy: vec![(9, 1.0)], search_value: 0.0, result: 0, plies_to_end: t, full_search: true })
+            .collect();
+        Records::parse(Records::encode_all(&samples).unwrap(), samples.len()).unwrap()
+    }
+
+    #[test]
+    fn the_window_keeps_the_newest_positions_and_samples_them_uniformly() {
+        let mut buffer = ReplayBuffer::new(WindowConfig { min: 100, max: 100, exponent: 1.0, growth: 0.0 });
+        for k in 0..10 {
+            buffer.add(format!("{k}.shard"), records(30 * k, 30));
+        }
+        assert_eq!((buffer.seen(), buffer.len()), (300, 100));
+        assert_eq!(buffer.held(), 120, "shards wholly outside the window are dropped");
+        let mut rng = SplitMix64::new(1);
+        let mut counts = [0u32; 100];
+        for _ in 0..50_000 {
+            let tag = buffer.sample(&mut rng).plies_to_end();
+            assert!((200..300).contains(&tag), "{tag} is outside the window");
+            counts[tag as usize - 200] += 1;
+        }
+        assert!(counts.iter().all(|&c| (350..650).contains(&c)), "{counts:?}");
+    }
+
+    #[test]
+    fn refresh_reads_each_new_shard_once_and_restore_rebuilds_the_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |first| {
+            let samples: Vec<Sample> = records(first, 5).iter().map(|r| r.to_sample()).collect();
+            selfplay::shard::write_shard(dir.path(), &selfplay::shard::ShardHeader::now(0, None), &samples).unwrap()
+        };
+        write(0);
+        std::fs::write(dir.path().join("0-0-bad.shard"), b"junk").unwrap();
+        let mut buffer = ReplayBuffer::new(WindowConfig::default());
+        let first = buffer.refresh(dir.path()).unwrap();
+        assert_eq!((first.shards, first.positions, first.damaged.len()), (1, 5, 1));
+        write(5);
+        let second = buffer.refresh(dir.path()).unwrap();
+        assert_eq!((second.shards, second.positions, second.damaged.len()), (1, 5, 0));
+        assert_eq!(buffer.seen(), 10);
+
+        let mut again = ReplayBuffer::new(WindowConfig::default());
+        let restored = again.restore(dir.path(), buffer.added());
+        assert_eq!((restored.shards, again.seen()), (2, 10));
+        assert_eq!(again.refresh(dir.path()).unwrap().shards, 0, "restored and damaged shards are known");
+        let mut rng = (SplitMix64::new(4), SplitMix64::new(4));
+        for _ in 0..20 {
+            assert_eq!(buffer.sample(&mut rng.0).plies_to_end(), again.sample(&mut rng.1).plies_to_end());
+        }
+    }
+}

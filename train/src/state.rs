@@ -1,0 +1,109 @@
+//! Training checkpoints: the model's checkpoint format (weights, step, checksum) with the
+//! trainer's state as extras, so a resumed run continues exactly where it stopped.
+//!
+//! Files: `RUN/train/state-<step>.safetensors`. Extras: tensors `optim.<i>.<variable>` (the
+//! optimizer's buffers); metadata `train.optimizer_updates`, `train.rng` (the sampling generator's
+//! state), `train.skipped_steps`, `train.shards` (JSON list of the shard files in the replay
+//! window's order) and `train.config` (the TrainConfig as JSON, for people).
+
+use crate::config::TrainConfig;
+use crate::error::TrainError;
+use crate::optim::Optimizer;
+use model::checkpoint::{load, save};
+use model::{Checkpoint, Extras, NetConfig, PolicyValueNet};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use tch::Device;
+
+const PREFIX: &str = "state-";
+const SUFFIX: &str = ".safetensors";
+
+/// The trainer's counters beside the weights and optimizer buffers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrainState {
+    pub step: u64,
+    pub optimizer_updates: u64,
+    pub rng: u64,
+    pub skipped_steps: u64,
+    pub shards: Vec<String>,
+}
+
+/// The state file of `step` in `dir`.
+pub fn state_path(dir: &Path, step: u64) -> PathBuf {
+    dir.join(format!("{PREFIX}{step:010}{SUFFIX}"))
+}
+
+/// State files in `dir`, newest first.
+pub fn list_states(dir: &Path) -> Result<Vec<PathBuf>, TrainError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(TrainError::io(dir, e)),
+    };
+    let mut paths = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| TrainError::io(dir, e))?.path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if name.starts_with(PREFIX) && name.ends_with(SUFFIX) {
+            paths.push(path);
+        }
+    }
+    paths.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
+    Ok(paths)
+}
+
+/// Writes `net`, `optimizer` and `state` to `path` atomically.
+pub fn save_state(path: &Path, net: &PolicyValueNet, optimizer: &Optimizer, state: &TrainState, config: &TrainConfig) -> Result<(), TrainError> {
+    let meta = BTreeMap::from([
+        ("train.optimizer_updates".to_string(), state.optimizer_updates.to_string()),
+        ("train.rng".to_string(), state.rng.to_string()),
+        ("train.skipped_steps".to_string(), state.skipped_steps.to_string()),
+        ("train.shards".to_string(), serde_json::to_string(&state.shards).expect("strings serialise")),
+        ("train.config".to_string(), serde_json::to_string(config).expect("a TrainConfig serialises")),
+    ]);
+    save(path, net, state.step, None, &Extras { meta, tensors: optimizer.state() })?;
+    Ok(())
+}
+
+/// A loaded training checkpoint: the net and optimizer restored, and the counters.
+pub struct Restored {
+    pub path: PathBuf,
+    pub net: PolicyValueNet,
+    pub optimizer: Optimizer,
+    pub state: TrainState,
+}
+
+/// Loads the state file at `path` for a net of `net_config`, rebuilding the optimizer of
+/// `config`. Any damage or mismatch is an error naming the file.
+pub fn load_state(path: &Path, net_config: &NetConfig, config: &TrainConfig, device: Device) -> Result<Restored, TrainError> {
+    let Checkpoint { meta, net, extras } = load(path, Some(net_config), device)?;
+    let bad = |reason: String| TrainError::BadState { path: path.to_path_buf(), reason };
+    let number = |key: &str| -> Result<u64, TrainError> {
+        let text = extras.meta.get(key).ok_or_else(|| bad(format!("no `{key}` entry")))?;
+        text.parse().map_err(|_| bad(format!("`{key}` is `{text}`, not a number")))
+    };
+    let shards_text = extras.meta.get("train.shards").ok_or_else(|| bad("no `train.shards` entry".into()))?;
+    let state = TrainState {
+        step: meta.step,
+        optimizer_updates: number("train.optimizer_updates")?,
+        rng: number("train.rng")?,
+        skipped_steps: number("train.skipped_steps")?,
+        shards: serde_json::from_str(shards_text).map_err(|e| bad(format!("`train.shards`: {e}")))?,
+    };
+    let mut optimizer = Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
+    optimizer.load_state(&extras.tensors, state.optimizer_updates).map_err(bad)?;
+    Ok(Restored { path: path.to_path_buf(), net, optimizer, state })
+}
+
+/// The newest state in `dir` that loads, and the errors of newer ones that did not (each
+/// naming its file). `None` when no state loads.
+pub fn load_latest(dir: &Path, net_config: &NetConfig, config: &TrainConfig, device: Device) -> Result<(Option<Restored>, Vec<TrainError>), TrainError> {
+    let mut refused = Vec::new();
+    for path in list_states(dir)? {
+        match load_state(&path, net_config, config, device) {
+            Ok(restored) => return Ok((Some(restored), refused)),
+            Err(err) => refused.push(err),
+        }
+    }
+    Ok((None, refused))
+}

@@ -1,0 +1,306 @@
+//! The training loop: feed the replay window from new shards, train as many steps as the new
+//! positions pay for, log, and checkpoint every K steps.
+
+use crate::batch::{Batch, HostBatch};
+use crate::config::TrainConfig;
+use crate::error::TrainError;
+use crate::loss::losses;
+use crate::optim::Optimizer;
+use crate::replay::{ReplayBuffer, Refresh};
+use crate::rng::SplitMix64;
+use crate::schedule::learning_rate;
+use crate::state::{list_states, load_latest, save_state, state_path, TrainState};
+use crate::tb::TbLogger;
+use model::{NetConfig, PolicyValueNet};
+use selfplay::run_dir::RunDir;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tch::Device;
+
+/// State files kept in the state folder (older ones are removed after a checkpoint).
+const KEEP_STATES: usize = 2;
+
+/// Where the trainer reads and writes.
+#[derive(Clone, Debug)]
+pub struct TrainPaths {
+    /// Trajectory shards (read).
+    pub shards: PathBuf,
+    /// Training states (written, read on resume).
+    pub states: PathBuf,
+    /// Candidate nets for the evaluator (written).
+    pub nets: PathBuf,
+    /// TensorBoard events of the trainer (written).
+    pub tb: PathBuf,
+}
+
+impl TrainPaths {
+    /// The standard places in a run directory.
+    pub fn of(run: &RunDir) -> TrainPaths {
+        TrainPaths { shards: run.shards_dir(), states: run.train_dir(), nets: run.nets_dir(), tb: run.tb_dir().join("train") }
+    }
+}
+
+/// The candidate net written at `step` into the nets folder.
+pub fn candidate_path(nets: &Path, step: u64) -> PathBuf {
+    nets.join(format!("step-{step:010}.safetensors"))
+}
+
+/// What opening a trainer found.
+#[derive(Debug, Default)]
+pub struct Opened {
+    /// The state resumed from; `None` for a fresh net.
+    pub resumed_from: Option<PathBuf>,
+    /// Newer states that were refused (damaged, or for another net), each naming its file.
+    pub refused: Vec<TrainError>,
+    /// The shards re-read into the replay window.
+    pub replay: Refresh,
+}
+
+/// The result of one attempted step.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepOutcome {
+    /// An update was applied; the batch's total loss.
+    Trained { loss: f64 },
+    /// The loss or gradient was not finite; nothing was updated.
+    Skipped { reason: String },
+}
+
+/// Sums of the figures since the last TensorBoard point.
+#[derive(Debug, Default)]
+struct Meter {
+    steps: u32,
+    policy: f64,
+    value: f64,
+    moves_left: f64,
+    total: f64,
+    entropy: f64,
+    accuracy: f64,
+    grad_norm: f64,
+}
+
+pub struct Trainer {
+    config: TrainConfig,
+    paths: TrainPaths,
+    net: PolicyValueNet,
+    optimizer: Optimizer,
+    replay: ReplayBuffer,
+    rng: SplitMix64,
+    step: u64,
+    skipped: u64,
+    bad_in_row: u32,
+    host: HostBatch,
+    tb: TbLogger,
+    meter: Meter,
+    since: Instant,
+    last_checkpoint: Option<PathBuf>,
+}
+
+impl Trainer {
+    /// Resumes from the newest loadable state in `paths.states`, or starts a fresh net of
+    /// `net_config` (seeded by `config.seed`).
+    pub fn open(paths: TrainPaths, net_config: &NetConfig, config: TrainConfig, device: Device) -> Result<(Trainer, Opened), TrainError> {
+        config.validate()?;
+        for dir in [&paths.states, &paths.nets] {
+            std::fs::create_dir_all(dir).map_err(|e| TrainError::io(dir, e))?;
+        }
+        let (restored, refused) = load_latest(&paths.states, net_config, &config, device)?;
+        let mut replay = ReplayBuffer::new(config.window.clone());
+        let mut opened = Opened { refused, ..Opened::default() };
+        let (net, optimizer, state) = match restored {
+            Some(r) => {
+                opened.replay = replay.restore(&paths.shards, &r.state.shards);
+                opened.resumed_from = Some(r.path);
+                (r.net, r.optimizer, r.state)
+            }
+            None => {
+                tch::manual_seed(config.seed as i64);
+                let net = PolicyValueNet::new(net_config, device)?;
+                let optimizer = Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
+                (net, optimizer, TrainState { rng: config.seed, ..TrainState::default() })
+            }
+        };
+        let trainer = Trainer {
+            tb: TbLogger::create(&paths.tb)?,
+            last_checkpoint: opened.resumed_from.clone(),
+            paths,
+            net,
+            optimizer,
+            replay,
+            rng: SplitMix64::new(state.rng),
+            step: state.step,
+            skipped: state.skipped_steps,
+            bad_in_row: 0,
+            host: HostBatch::default(),
+            meter: Meter::default(),
+            since: Instant::now(),
+            config,
+        };
+        Ok((trainer, opened))
+    }
+
+    pub fn net(&self) -> &PolicyValueNet {
+        &self.net
+    }
+
+    pub fn optimizer(&self) -> &Optimizer {
+        &self.optimizer
+    }
+
+    pub fn replay(&self) -> &ReplayBuffer {
+        &self.replay
+    }
+
+    pub fn config(&self) -> &TrainConfig {
+        &self.config
+    }
+
+    /// Updates applied so far.
+    pub fn step(&self) -> u64 {
+        self.step
+    }
+
+    /// Steps skipped for a non-finite loss, over the whole run.
+    pub fn skipped_steps(&self) -> u64 {
+        self.skipped
+    }
+
+    /// Reads new shards into the replay window.
+    pub fn refresh(&mut self) -> Result<Refresh, TrainError> {
+        Ok(self.replay.refresh(&self.paths.shards)?)
+    }
+
+    /// Steps the positions seen so far pay for (`seen * reuse / batch_size`), once the window
+    /// holds `min_positions`; the steps still to train are this minus [`Trainer::step`].
+    pub fn steps_paid(&self) -> u64 {
+        if self.replay.len() < self.config.min_positions {
+            return 0;
+        }
+        (self.replay.seen() as f64 * self.config.reuse / self.config.batch_size as f64) as u64
+    }
+
+    /// Reads new shards, then trains the steps they pay for (at most `max_steps`), logging and
+    /// checkpointing on the way. Returns the updates applied.
+    pub fn train_available(&mut self, max_steps: u64) -> Result<u64, TrainError> {
+        self.refresh()?;
+        let start = self.step;
+        let target = self.steps_paid().min(self.step.saturating_add(max_steps));
+        while self.step < target {
+            self.train_step()?;
+        }
+        Ok(self.step - start)
+    }
+
+    /// One step on a batch sampled from the window (which must not be empty). A non-finite loss
+    /// or gradient skips the update; `max_bad_steps` of them in a row are an error.
+    pub fn train_step(&mut self) -> Result<StepOutcome, TrainError> {
+        let batch = self.assemble_batch();
+        self.apply(&batch)
+    }
+
+    /// Samples a batch from the window into the host buffers and copies it to the device.
+    pub(crate) fn assemble_batch(&mut self) -> Batch {
+        self.host.clear();
+        for _ in 0..self.config.batch_size {
+            self.host.push(self.replay.sample(&mut self.rng), self.config.search_value_weight);
+        }
+        self.host.to_device(self.net.device())
+    }
+
+    /// One step on a batch already on the device: forward, losses, backward, clip, update.
+    pub(crate) fn apply(&mut self, batch: &Batch) -> Result<StepOutcome, TrainError> {
+        let device = self.net.device();
+        let out = tch::autocast(self.config.autocast && device.is_cuda(), || self.net.forward_heads(&batch.inputs, true));
+        let l = losses(&out, batch, &self.config);
+        let total = l.total.double_value(&[]);
+        self.optimizer.zero_grad();
+        let grad_norm = if total.is_finite() {
+            l.total.backward();
+            self.optimizer.clip_grad_norm(self.config.grad_clip_norm)
+        } else {
+            f64::NAN
+        };
+        if !grad_norm.is_finite() {
+            return self.skip(format!("loss {total}, gradient norm {grad_norm}"));
+        }
+        self.optimizer.step(learning_rate(&self.config, self.step));
+        self.step += 1;
+        self.bad_in_row = 0;
+        let m = &mut self.meter;
+        m.steps += 1;
+        m.total += total;
+        m.policy += l.policy.double_value(&[]);
+        m.value += l.value.double_value(&[]);
+        m.moves_left += l.moves_left.double_value(&[]);
+        m.entropy += l.policy_entropy.double_value(&[]);
+        m.accuracy += l.value_accuracy.double_value(&[]);
+        m.grad_norm += grad_norm;
+        if self.step % self.config.log_every == 0 {
+            self.log()?;
+        }
+        if self.step % self.config.checkpoint_every == 0 {
+            self.checkpoint()?;
+        }
+        Ok(StepOutcome::Trained { loss: total })
+    }
+
+    fn skip(&mut self, reason: String) -> Result<StepOutcome, TrainError> {
+        self.optimizer.zero_grad();
+        self.skipped += 1;
+        self.bad_in_row += 1;
+        if self.bad_in_row >= self.config.max_bad_steps {
+            return Err(TrainError::NonFinite {
+                step: self.step,
+                count: self.bad_in_row,
+                last: reason,
+                checkpoint: self.last_checkpoint.as_ref().map_or("none yet".into(), |p| p.display().to_string()),
+            });
+        }
+        Ok(StepOutcome::Skipped { reason })
+    }
+
+    /// Writes the averages since the last point to TensorBoard.
+    fn log(&mut self) -> Result<(), TrainError> {
+        let m = std::mem::take(&mut self.meter);
+        let n = f64::from(m.steps.max(1));
+        let elapsed = self.since.elapsed().as_secs_f64();
+        self.since = Instant::now();
+        let samples_per_s = f64::from(m.steps) * self.config.batch_size as f64 / elapsed.max(1e-9);
+        let lr = learning_rate(&self.config, self.step.saturating_sub(1));
+        let points = [
+            ("loss/policy", m.policy / n),
+            ("loss/value", m.value / n),
+            ("loss/moves_left", m.moves_left / n),
+            ("loss/total", m.total / n),
+            ("policy/entropy", m.entropy / n),
+            ("value/accuracy", m.accuracy / n),
+            ("train/learning_rate", lr),
+            ("train/samples_per_s", samples_per_s),
+            ("train/grad_norm", m.grad_norm / n),
+            ("train/skipped_steps", self.skipped as f64),
+            ("replay/window", self.replay.len() as f64),
+            ("replay/seen", self.replay.seen() as f64),
+        ];
+        let points: Vec<(&str, f32)> = points.iter().map(|&(tag, v)| (tag, v as f32)).collect();
+        self.tb.scalars(self.step, &points)
+    }
+
+    /// Writes the candidate net and then the training state (the commit point) for the current
+    /// step, and removes states older than the last two. Returns the state's path.
+    pub fn checkpoint(&mut self) -> Result<PathBuf, TrainError> {
+        model::checkpoint::save(&candidate_path(&self.paths.nets, self.step), &self.net, self.step, None, &Default::default())?;
+        let path = state_path(&self.paths.states, self.step);
+        let state = TrainState {
+            step: self.step,
+            optimizer_updates: self.optimizer.updates(),
+            rng: self.rng.state,
+            skipped_steps: self.skipped,
+            shards: self.replay.added().to_vec(),
+        };
+        save_state(&path, &self.net, &self.optimizer, &state, &self.config)?;
+        self.last_checkpoint = Some(path.clone());
+        for old in list_states(&self.paths.states)?.into_iter().skip(KEEP_STATES) {
+            std::fs::remove_file(&old).map_err(|e| TrainError::io(&old, e))?;
+        }
+        Ok(path)
+    }
+}
