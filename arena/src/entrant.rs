@@ -1,0 +1,108 @@
+//! A contestant built from a [`PlayerSpec`]: nets loaded once and shared by all games.
+
+use crate::error::ArenaError;
+use crate::net_evaluator::{NetEvaluator, SharedNet};
+use crate::player::{Contestant, Player};
+use crate::players::alphabeta::AlphaBetaPlayer;
+use crate::players::mcts::{MctsPlayer, Thinking};
+use crate::players::policy::PolicyPlayer;
+use crate::players::random::RandomPlayer;
+use crate::spec::{NetSource, PlayerSpec, SearchLimit};
+use model::{DeviceSpec, Inference};
+use search::alphabeta::Limit;
+use search::MctsConfig;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Settings for net players that their spec does not give.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NetOptions {
+    /// MCTS playouts per decision for `mcts:` players that name none.
+    pub playouts: u32,
+    /// Time per decision instead of playouts, for `mcts:` players that name no playouts.
+    pub time: Option<Duration>,
+    pub device: DeviceSpec,
+}
+
+impl Default for NetOptions {
+    fn default() -> Self {
+        NetOptions { playouts: MctsConfig::default().playout_cap.full_visits, time: None, device: DeviceSpec::Cpu }
+    }
+}
+
+/// A player ready to play: its name, its training step, and what it plays with.
+pub struct Entrant {
+    name: String,
+    step: Option<u64>,
+    run_dir: Option<PathBuf>,
+    kind: Kind,
+}
+
+enum Kind {
+    Random,
+    AlphaBeta(Limit),
+    Mcts(SharedNet, Thinking),
+    Policy(SharedNet),
+}
+
+impl Entrant {
+    /// Builds the player `spec` names, loading its net if it has one.
+    pub fn load(spec: &PlayerSpec, options: &NetOptions) -> Result<Entrant, ArenaError> {
+        let builtin = |name: String, kind| Entrant { name, step: None, run_dir: None, kind };
+        Ok(match spec {
+            PlayerSpec::Random => builtin("random".into(), Kind::Random),
+            PlayerSpec::AlphaBeta(SearchLimit::Depth(depth)) => builtin(format!("alphabeta:{depth}"), Kind::AlphaBeta(Limit::Depth(*depth))),
+            PlayerSpec::AlphaBeta(SearchLimit::Time(time)) => {
+                builtin(format!("alphabeta:{}s", time.as_secs_f64()), Kind::AlphaBeta(Limit::Time(*time)))
+            }
+            PlayerSpec::Mcts { net, playouts } => {
+                let thinking = match (playouts, options.time) {
+                    (Some(p), _) => Thinking::Playouts(*p),
+                    (None, Some(time)) => Thinking::Time(time),
+                    (None, None) => Thinking::Playouts(options.playouts),
+                };
+                let budget = match thinking {
+                    Thinking::Playouts(p) => p.to_string(),
+                    Thinking::Time(t) => format!("{}s", t.as_secs_f64()),
+                };
+                let (shared, step) = load_net(net, options.device)?;
+                Entrant { name: format!("mcts:{}:{budget}", net.stem()), step: Some(step), run_dir: net.run_dir.clone(), kind: Kind::Mcts(shared, thinking) }
+            }
+            PlayerSpec::Policy { net } => {
+                let (shared, step) = load_net(net, options.device)?;
+                Entrant { name: format!("policy:{}", net.stem()), step: Some(step), run_dir: net.run_dir.clone(), kind: Kind::Policy(shared) }
+            }
+        })
+    }
+
+    /// The run directory the player was named by, where its games are recorded.
+    pub fn run_dir(&self) -> Option<&Path> {
+        self.run_dir.as_deref()
+    }
+}
+
+fn load_net(net: &NetSource, device: DeviceSpec) -> Result<(SharedNet, u64), ArenaError> {
+    let device = device.resolve().map_err(|source| ArenaError::Model { source })?;
+    let checkpoint = model::checkpoint::load(&net.checkpoint, None, device).map_err(|source| ArenaError::Model { source })?;
+    Ok((Arc::new(Mutex::new(Inference::new(checkpoint.net, false))), checkpoint.meta.step))
+}
+
+impl Contestant for Entrant {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn step(&self) -> Option<u64> {
+        self.step
+    }
+
+    fn player(&self, seed: u64) -> Result<Box<dyn Player>, ArenaError> {
+        Ok(match &self.kind {
+            Kind::Random => Box::new(RandomPlayer::new(seed)),
+            Kind::AlphaBeta(limit) => Box::new(AlphaBetaPlayer::new(*limit)),
+            Kind::Mcts(net, thinking) => Box::new(MctsPlayer::new(self.name.clone(), NetEvaluator::new(net.clone()), *thinking, seed)),
+            Kind::Policy(net) => Box::new(PolicyPlayer::new(self.name.clone(), NetEvaluator::new(net.clone()))),
+        })
+    }
+}

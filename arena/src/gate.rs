@@ -1,0 +1,205 @@
+//! Gating: a candidate net plays the current best over the ballots and is promoted when it scores
+//! at least the threshold, or earlier when an SPRT decides. The caller moves the best pointer;
+//! this module decides and returns the record to keep.
+
+use crate::error::ArenaError;
+use crate::fixture::schedule;
+use crate::openings::Ballot;
+use crate::play::PlayedGame;
+use crate::player::Contestant;
+use crate::runner::{run_fixtures, RunConfig};
+use crate::sprt::{SprtConfig, SprtState};
+use crate::tally::Tally;
+use draughts::DrawRules;
+use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GateConfig {
+    /// Most games to play (even: each ballot twice, colours swapped).
+    pub games: u32,
+    /// Score (points per game) the candidate needs over all games to be promoted.
+    pub threshold: f64,
+    /// Stop early when this test decides; none plays on until the threshold decides.
+    pub sprt: Option<SprtConfig>,
+    /// Chooses the ballots and drives the players' randomness.
+    pub seed: u64,
+    /// Games played at once; 0 means one per core.
+    pub threads: usize,
+    /// MCTS playouts per decision of both nets. [`run_gate`] plays the contestants it is given;
+    /// this is for the caller that builds them.
+    pub playouts: u32,
+}
+
+impl Default for GateConfig {
+    fn default() -> Self {
+        GateConfig { games: 40, threshold: 0.55, sprt: None, seed: 0, threads: 0, playouts: 100 }
+    }
+}
+
+impl GateConfig {
+    /// Checks every field's range; the error names the first bad field.
+    pub fn validate(&self) -> Result<(), ArenaError> {
+        check("games", self.games, self.games >= 2 && self.games % 2 == 0, "an even number, at least 2")?;
+        check("threshold", self.threshold, self.threshold > 0.0 && self.threshold <= 1.0, "in (0, 1]")?;
+        check("playouts", self.playouts, self.playouts >= 1, "at least 1")?;
+        if let Some(sprt) = &self.sprt {
+            check("sprt.elo1", sprt.elo1, sprt.elo1 > sprt.elo0 && sprt.elo1.is_finite(), "finite and above sprt.elo0")?;
+            check("sprt.elo0", sprt.elo0, sprt.elo0.is_finite(), "finite")?;
+            check("sprt.alpha", sprt.alpha, sprt.alpha > 0.0 && sprt.alpha < 0.5, "in (0, 0.5)")?;
+            check("sprt.beta", sprt.beta, sprt.beta > 0.0 && sprt.beta < 0.5, "in (0, 0.5)")?;
+        }
+        Ok(())
+    }
+}
+
+fn check(field: &'static str, value: impl ToString, ok: bool, expected: &'static str) -> Result<(), ArenaError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(ArenaError::GateConfig { field, value: value.to_string(), expected })
+    }
+}
+
+/// What decided a gate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecidedBy {
+    /// The SPRT stopped the match.
+    Sprt,
+    /// The score against the threshold (possibly before the last game, once it was certain).
+    Threshold,
+}
+
+/// The record of one gate, kept by the run (serde JSON).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GateRecord {
+    pub candidate: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidate_step: Option<u64>,
+    pub opponent: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent_step: Option<u64>,
+    /// Games played (fewer than configured when stopped early).
+    pub games: u32,
+    /// The candidate's results.
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// The candidate's points per game.
+    pub score: f64,
+    pub promoted: bool,
+    pub decided_by: DecidedBy,
+    /// The SPRT's log-likelihood ratio at the end, when one ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llr: Option<f64>,
+    /// Start time, seconds since the Unix epoch.
+    pub started_unix: u64,
+    /// Wall time of the gate.
+    pub seconds: f64,
+}
+
+/// A gate's record and its games (for the results file and PDN).
+#[derive(Clone, Debug)]
+pub struct GateReport {
+    pub record: GateRecord,
+    pub games: Vec<PlayedGame>,
+}
+
+/// Plays `candidate` (player A) against `best` over `deck` and decides.
+pub fn run_gate(
+    candidate: &dyn Contestant,
+    best: &dyn Contestant,
+    deck: &[Ballot],
+    rules: DrawRules,
+    config: &GateConfig,
+) -> Result<GateReport, ArenaError> {
+    config.validate()?;
+    let started_unix = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let clock = Instant::now();
+    let fixtures = schedule(deck, config.games as usize, config.seed);
+    let mut tally = Tally::default();
+    let mut decision = None;
+    let run = RunConfig { rules, seed: config.seed, threads: config.threads };
+    let games = run_fixtures(candidate, best, &fixtures, run, |game| {
+        tally.add(game.score_of_a());
+        decision = decide(config, &tally);
+        if decision.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })?;
+    let (promoted, decided_by) = decision.expect("the last game decides by the threshold");
+    let record = GateRecord {
+        candidate: candidate.name().to_string(),
+        candidate_step: candidate.step(),
+        opponent: best.name().to_string(),
+        opponent_step: best.step(),
+        games: tally.games(),
+        wins: tally.wins,
+        draws: tally.draws,
+        losses: tally.losses,
+        score: tally.score(),
+        promoted,
+        decided_by,
+        llr: config.sprt.as_ref().map(|sprt| sprt.llr(&tally)),
+        started_unix,
+        seconds: clock.elapsed().as_secs_f64(),
+    };
+    Ok(GateReport { record, games })
+}
+
+/// `Some((promote, why))` once the results so far decide the gate.
+fn decide(config: &GateConfig, tally: &Tally) -> Option<(bool, DecidedBy)> {
+    match config.sprt.as_ref().map(|sprt| sprt.state(tally)) {
+        Some(SprtState::AcceptH1) => return Some((true, DecidedBy::Sprt)),
+        Some(SprtState::AcceptH0) => return Some((false, DecidedBy::Sprt)),
+        Some(SprtState::Continue) | None => {}
+    }
+    let total = f64::from(config.games);
+    let points = f64::from(tally.wins) + 0.5 * f64::from(tally.draws);
+    let left = total - f64::from(tally.games());
+    let needed = config.threshold * total;
+    if points >= needed {
+        Some((true, DecidedBy::Threshold))
+    } else if points + left < needed {
+        Some((false, DecidedBy::Threshold))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_fills_defaults_rejects_unknown_fields_and_names_bad_ones() {
+        let config: GateConfig = serde_json::from_str(r#"{"games": 20, "sprt": {"elo1": 50}}"#).unwrap();
+        assert_eq!(config.threshold, 0.55);
+        assert_eq!(config.sprt.as_ref().unwrap().alpha, 0.05);
+        config.validate().unwrap();
+        let err = serde_json::from_str::<GateConfig>(r#"{"treshold": 0.6}"#).unwrap_err();
+        assert!(err.to_string().contains("treshold"), "{err}");
+        let odd = GateConfig { games: 7, ..GateConfig::default() };
+        assert!(odd.validate().unwrap_err().to_string().contains("`games` = 7"));
+        let idle = GateConfig { playouts: 0, ..GateConfig::default() };
+        assert!(idle.validate().unwrap_err().to_string().contains("`playouts` = 0"));
+        let sprt = SprtConfig { elo0: 10.0, elo1: 5.0, ..SprtConfig::default() };
+        let bad = GateConfig { sprt: Some(sprt), ..GateConfig::default() };
+        assert!(bad.validate().unwrap_err().to_string().contains("sprt.elo1"));
+    }
+
+    #[test]
+    fn the_threshold_decides_once_it_is_certain() {
+        let config = GateConfig { games: 10, threshold: 0.55, ..GateConfig::default() };
+        assert_eq!(decide(&config, &Tally { wins: 5, draws: 0, losses: 0 }), None);
+        assert_eq!(decide(&config, &Tally { wins: 6, draws: 0, losses: 0 }), Some((true, DecidedBy::Threshold)));
+        assert_eq!(decide(&config, &Tally { wins: 0, draws: 1, losses: 4 }), None);
+        assert_eq!(decide(&config, &Tally { wins: 0, draws: 0, losses: 5 }), Some((false, DecidedBy::Threshold)));
+    }
+}

@@ -1,0 +1,111 @@
+//! The Elo ladder: ratings for every player in a set of result records, anchored at one of them.
+
+use crate::bradley_terry::{fit, PairResult};
+use crate::error::ArenaError;
+use crate::record::{black_points, ResultRecord};
+use std::collections::BTreeMap;
+
+/// Virtual draws added to each pair that met (see [`crate::bradley_terry`]).
+pub const VIRTUAL_DRAWS: f64 = 1.0;
+
+/// One player's line of the ladder.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rating {
+    pub name: String,
+    /// Training step, for checkpoint players.
+    pub step: Option<u64>,
+    pub games: u32,
+    /// Points per game.
+    pub score: f64,
+    pub elo: f64,
+    /// Half the width of the 95% interval.
+    pub margin: f64,
+}
+
+/// Rates every player in `records`, `anchor` at 0 Elo; sorted strongest first.
+pub fn rate<'a>(records: &'a [ResultRecord], anchor: &str) -> Result<Vec<Rating>, ArenaError> {
+    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut players: Vec<Rating> = Vec::new();
+    let mut pairs: BTreeMap<(usize, usize), PairResult> = BTreeMap::new();
+    let mut points: Vec<f64> = Vec::new();
+    for r in records {
+        let mut id = |name: &'a str, step: Option<u64>| -> usize {
+            *index.entry(name).or_insert_with(|| {
+                players.push(Rating { name: name.to_string(), step, games: 0, score: 0.0, elo: 0.0, margin: 0.0 });
+                points.push(0.0);
+                players.len() - 1
+            })
+        };
+        let (black, white) = (id(&r.black, r.black_step), id(&r.white, r.white_step));
+        let Some(black_points) = black_points(r.result).filter(|_| black != white) else {
+            continue;
+        };
+        players[black].games += 1;
+        players[white].games += 1;
+        points[black] += black_points;
+        points[white] += 1.0 - black_points;
+        let (a, b, a_points) = if black < white { (black, white, black_points) } else { (white, black, 1.0 - black_points) };
+        let pair = pairs.entry((a, b)).or_insert(PairResult { a, b, games: 0.0, points: 0.0 });
+        pair.games += 1.0;
+        pair.points += a_points;
+    }
+    let Some(&anchor_index) = index.get(anchor) else {
+        return Err(ArenaError::Ladder { reason: format!("the anchor `{anchor}` played no recorded game") });
+    };
+    let pairs: Vec<PairResult> = pairs.into_values().collect();
+    let fitted = fit(players.len(), &pairs, anchor_index, VIRTUAL_DRAWS).map_err(|unreached| {
+        let names: Vec<&str> = unreached.iter().map(|&i| players[i].name.as_str()).collect();
+        ArenaError::Ladder { reason: format!("no chain of games links {} to the anchor `{anchor}`", names.join(", ")) }
+    })?;
+    for ((player, f), points) in players.iter_mut().zip(fitted).zip(points) {
+        player.elo = f.elo;
+        player.margin = f.margin;
+        player.score = points / f64::from(player.games.max(1));
+    }
+    players.sort_by(|x, y| y.elo.total_cmp(&x.elo));
+    Ok(players)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use draughts::GameResult;
+
+    fn game(black: &str, white: &str, result: GameResult) -> ResultRecord {
+        ResultRecord {
+            black: black.into(),
+            white: white.into(),
+            black_step: black.strip_prefix("net-").map(|s| s.parse().unwrap()),
+            white_step: None,
+            result,
+            ending: "no_moves".into(),
+            ballot: "001".into(),
+            plies: 40,
+            unix_time: 0,
+        }
+    }
+
+    #[test]
+    fn ratings_are_anchored_sorted_and_carry_steps() {
+        let mut records = Vec::new();
+        for _ in 0..10 {
+            records.push(game("net-100", "random", GameResult::BlackWins));
+            records.push(game("alphabeta:2", "random", GameResult::Draw));
+            records.push(game("net-100", "alphabeta:2", GameResult::Draw));
+        }
+        let ladder = rate(&records, "random").unwrap();
+        let names: Vec<&str> = ladder.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["net-100", "alphabeta:2", "random"]);
+        assert_eq!(ladder[0].step, Some(100));
+        assert_eq!(ladder[0].games, 20);
+        assert_eq!(ladder[0].score, 0.75);
+        assert_eq!(ladder[2].elo, 0.0);
+    }
+
+    #[test]
+    fn a_missing_anchor_is_named() {
+        let records = [game("a", "b", GameResult::Draw)];
+        let err = rate(&records, "random").unwrap_err().to_string();
+        assert!(err.contains("`random`"), "{err}");
+    }
+}

@@ -1,0 +1,43 @@
+//! Evaluation: players (nets with or without search, alpha-beta, random), matches over opening
+//! ballots, gating and Elo ratings.
+
+mod bradley_terry;
+mod entrant;
+mod error;
+mod fixture;
+mod gate;
+mod ladder;
+mod net_evaluator;
+mod openings;
+mod play;
+mod player;
+mod players;
+mod plot;
+mod record;
+mod runner;
+mod spec;
+mod sprt;
+mod tally;
+
+pub use entrant::{Entrant, NetOptions};
+pub use error::ArenaError;
+pub use fixture::{schedule, Fixture};
+pub use gate::{run_gate, DecidedBy, GateConfig, GateRecord, GateReport};
+pub use ladder::{rate, Rating, VIRTUAL_DRAWS};
+pub use net_evaluator::{NetEvaluator, SharedNet};
+pub use openings::{parse_deck, read_deck, standard_deck, Ballot, STANDARD_DECK};
+pub use play::{play_fixture, PlayedGame, Side};
+pub use player::{Choice, Contestant, Player};
+pub use players::alphabeta::AlphaBetaPlayer;
+pub use players::mcts::{MctsPlayer, Thinking};
+pub use players::policy::PolicyPlayer;
+pub use players::random::RandomPlayer;
+pub use plot::elo_svg;
+pub use record::{append_results, black_points, ending, read_results, run_results_file, ResultRecord, Results, RESULTS_FILE};
+pub use runner::{run_fixtures, RunConfig};
+pub use spec::{NetSource, PlayerSpec, SearchLimit, MAX_DEPTH};
+pub use sprt::{SprtConfig, SprtState};
+pub use tally::{elo_of_score, score_of_elo, EloEstimate, Tally};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,98 @@
+//! The 3-move ballots: opening decks read from text files, one ballot a line.
+//!
+//! Format: `#` starts a comment line; every other non-blank line is a ballot name followed by its
+//! moves in PDN move text (`001 9-13 21-17 5-9`). The moves are checked by playing them from the
+//! start position, so a deck that loads is playable.
+
+use crate::error::ArenaError;
+use draughts::{Move, Position};
+use std::path::Path;
+
+/// The ACF 3-move deck shipped with the project (`arena/data/openings-3move.txt`).
+pub const STANDARD_DECK: &str = include_str!("../data/openings-3move.txt");
+
+/// An opening: moves played from the start position before the players take over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ballot {
+    /// The ballot's name in its deck, e.g. `001`.
+    pub name: String,
+    pub moves: Vec<Move>,
+}
+
+impl Ballot {
+    /// The moves as PDN text, e.g. `9-13 21-17 5-9`.
+    pub fn text(&self) -> String {
+        self.moves.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// The standard deck (it always parses; tested).
+pub fn standard_deck() -> Result<Vec<Ballot>, ArenaError> {
+    parse_deck(STANDARD_DECK, "arena/data/openings-3move.txt")
+}
+
+/// Reads a deck from a file.
+pub fn read_deck(path: &Path) -> Result<Vec<Ballot>, ArenaError> {
+    let text = std::fs::read_to_string(path).map_err(ArenaError::io(path))?;
+    parse_deck(&text, &path.display().to_string())
+}
+
+/// Parses a deck; `file` names it in errors. A deck with no ballot is an error.
+pub fn parse_deck(text: &str, file: &str) -> Result<Vec<Ballot>, ArenaError> {
+    let mut ballots = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |reason: String| ArenaError::Ballot { file: file.to_string(), line: i + 1, text: line.to_string(), reason };
+        ballots.push(parse_ballot(line).map_err(bad)?);
+    }
+    if ballots.is_empty() {
+        return Err(ArenaError::NoBallots { file: file.to_string() });
+    }
+    Ok(ballots)
+}
+
+fn parse_ballot(line: &str) -> Result<Ballot, String> {
+    let mut words = line.split_whitespace();
+    let name = words.next().expect("the line is not blank").to_string();
+    let mut position = Position::start();
+    let mut moves = Vec::new();
+    for word in words {
+        let mv = position.parse_move(word).map_err(|e| e.to_string())?;
+        position = position.play(mv);
+        moves.push(mv);
+    }
+    if moves.is_empty() {
+        return Err("no moves after the ballot's name".to_string());
+    }
+    Ok(Ballot { name, moves })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_standard_deck_loads() {
+        let deck = standard_deck().unwrap();
+        assert_eq!(deck.len(), 157);
+        assert_eq!(deck[0].name, "001");
+        assert_eq!(deck[0].text(), "9-13 21-17 5-9");
+        assert!(deck.iter().all(|b| b.moves.len() == 3));
+    }
+
+    #[test]
+    fn a_bad_ballot_names_its_line() {
+        let err = parse_deck("# deck\n001 9-13 21-17 5-9\n\n002 9-13 21-17 9-14\n", "deck.txt").unwrap_err();
+        let text = err.to_string();
+        assert!(text.starts_with("deck.txt:4:"), "{text}");
+        assert!(text.contains("9-14"), "{text}");
+    }
+
+    #[test]
+    fn an_empty_deck_is_an_error() {
+        assert!(matches!(parse_deck("# nothing\n", "empty.txt"), Err(ArenaError::NoBallots { .. })));
+    }
+}

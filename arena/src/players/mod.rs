@@ -1,0 +1,6 @@
+//! The built-in players.
+
+pub mod alphabeta;
+pub mod mcts;
+pub mod policy;
+pub mod random;

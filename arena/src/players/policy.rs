@@ -1,0 +1,39 @@
+//! The raw-policy player: at each step of its move, the legal step the evaluator likes best.
+//! No search; the value is the evaluator's at the start of the move.
+
+use crate::error::ArenaError;
+use crate::player::{Choice, Player};
+use draughts::{Game, Turn};
+use search::{EvalRequest, Evaluator};
+
+pub struct PolicyPlayer<E> {
+    name: String,
+    evaluator: E,
+}
+
+impl<E: Evaluator + Send> PolicyPlayer<E> {
+    pub fn new(name: String, evaluator: E) -> PolicyPlayer<E> {
+        PolicyPlayer { name, evaluator }
+    }
+}
+
+impl<E: Evaluator + Send> Player for PolicyPlayer<E> {
+    fn choose(&mut self, game: &Game) -> Result<Choice, ArenaError> {
+        let mut turn = Turn::new(*game.position());
+        let mut value = None;
+        loop {
+            let request = EvalRequest { observation: game.observation_during(&turn), legal_steps: turn.legal_steps() };
+            let eval = self.evaluator.evaluate(std::slice::from_ref(&request)).pop().ok_or_else(|| ArenaError::PlayerFailed {
+                player: self.name.clone(),
+                ply: game.ply(),
+                reason: "the evaluator returned no evaluation".into(),
+            })?;
+            value.get_or_insert(eval.value);
+            let best = (0..request.legal_steps.len()).max_by(|&a, &b| eval.priors[a].total_cmp(&eval.priors[b])).expect("a game in progress has a legal step");
+            let taken = turn.take(request.legal_steps[best]).expect("a legal step");
+            if let Some(mv) = taken {
+                return Ok(Choice { mv, value, pv: vec![mv] });
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The ladder as a picture: Elo against training step, as a self-contained SVG.
+//!
+//! Checkpoint players are points with their 95% interval, one line per kind of player (`mcts`,
+//! `policy`); built-in players are labelled dashed horizontal lines at their rating.
+
+use crate::ladder::Rating;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+const WIDTH: f64 = 800.0;
+const HEIGHT: f64 = 500.0;
+const LEFT: f64 = 70.0;
+const RIGHT: f64 = 160.0;
+const TOP: f64 = 30.0;
+const BOTTOM: f64 = 50.0;
+const COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+
+/// The SVG document for `ratings`.
+pub fn elo_svg(ratings: &[Rating]) -> String {
+    let steps: Vec<f64> = ratings.iter().filter_map(|r| r.step).map(|s| s as f64).collect();
+    let (x_min, x_max) = padded_range(steps.iter().copied());
+    let (y_min, y_max) = padded_range(ratings.iter().flat_map(|r| [r.elo - r.margin, r.elo + r.margin]));
+    let x = |step: f64| LEFT + (step - x_min) / (x_max - x_min) * (WIDTH - LEFT - RIGHT);
+    let y = |elo: f64| HEIGHT - BOTTOM - (elo - y_min) / (y_max - y_min) * (HEIGHT - TOP - BOTTOM);
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">
+<rect width="100%" height="100%" fill="white"/>
+"#
+    );
+    axes(&mut svg, (x_min, x_max), (y_min, y_max), &x, &y);
+    let mut series: BTreeMap<&str, Vec<&Rating>> = BTreeMap::new();
+    for r in ratings.iter().filter(|r| r.step.is_some()) {
+        series.entry(r.name.split(':').next().unwrap_or(&r.name)).or_default().push(r);
+    }
+    for (k, (kind, mut points)) in series.into_iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        points.sort_by_key(|r| r.step);
+        let line: Vec<String> = points.iter().map(|r| format!("{:.1},{:.1}", x(step_of(r)), y(r.elo))).collect();
+        let _ = writeln!(svg, r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"#, line.join(" "));
+        for r in &points {
+            let (px, lo, hi) = (x(step_of(r)), y(r.elo - r.margin), y(r.elo + r.margin));
+            let _ = writeln!(svg, r#"<line x1="{px:.1}" y1="{lo:.1}" x2="{px:.1}" y2="{hi:.1}" stroke="{colour}"/>"#);
+            let _ = writeln!(svg, r#"<circle cx="{px:.1}" cy="{:.1}" r="3.5" fill="{colour}"><title>{} {:.0} ± {:.0}</title></circle>"#, y(r.elo), escape(&r.name), r.elo, r.margin);
+        }
+        legend_entry(&mut svg, k, colour, kind);
+    }
+    for r in ratings.iter().filter(|r| r.step.is_none()) {
+        let py = y(r.elo);
+        let _ = writeln!(svg, r##"<line x1="{LEFT}" y1="{py:.1}" x2="{:.1}" y2="{py:.1}" stroke="#777" stroke-dasharray="6 4"/>"##, WIDTH - RIGHT);
+        let _ = writeln!(svg, r##"<text x="{:.1}" y="{:.1}" fill="#555">{} {:.0}</text>"##, LEFT + 4.0, py - 4.0, escape(&r.name), r.elo);
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+fn step_of(r: &Rating) -> f64 {
+    r.step.unwrap_or(0) as f64
+}
+
+/// The range of `values` with 5% room each side (a unit range around a single value).
+fn padded_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values.filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    let pad = ((hi - lo) * 0.05).max(0.5);
+    (lo - pad, hi + pad)
+}
+
+fn axes(svg: &mut String, xs: (f64, f64), ys: (f64, f64), x: &dyn Fn(f64) -> f64, y: &dyn Fn(f64) -> f64) {
+    let (x0, x1, y0, y1) = (LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, TOP);
+    let _ = writeln!(svg, r#"<rect x="{x0}" y="{y1}" width="{}" height="{}" fill="none" stroke="black"/>"#, x1 - x0, y0 - y1);
+    for (v, label) in ticks(xs) {
+        let px = x(v);
+        let _ = writeln!(svg, r#"<line x1="{px:.1}" y1="{y0}" x2="{px:.1}" y2="{}" stroke="black"/><text x="{px:.1}" y="{}" text-anchor="middle">{label}</text>"#, y0 + 5.0, y0 + 20.0);
+    }
+    for (v, label) in ticks(ys) {
+        let py = y(v);
+        let _ = writeln!(svg, r##"<line x1="{x0}" y1="{py:.1}" x2="{x1}" y2="{py:.1}" stroke="#eee"/><text x="{}" y="{:.1}" text-anchor="end">{label}</text>"##, x0 - 6.0, py + 4.0);
+    }
+    let _ = writeln!(svg, r#"<text x="{:.1}" y="{}" text-anchor="middle">training step</text>"#, (x0 + x1) / 2.0, HEIGHT - 10.0);
+    let _ = writeln!(svg, r#"<text x="15" y="{:.1}" text-anchor="middle" transform="rotate(-90 15 {:.1})">Elo (95% interval)</text>"#, (y0 + y1) / 2.0, (y0 + y1) / 2.0);
+}
+
+/// About six round tick values inside `range`, as labels.
+fn ticks((lo, hi): (f64, f64)) -> Vec<(f64, String)> {
+    let raw = (hi - lo) / 6.0;
+    let exponent = raw.log10().floor();
+    let magnitude = 10f64.powf(exponent);
+    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| *s >= raw).unwrap_or(10.0 * magnitude);
+    let decimals = (-exponent).max(0.0) as usize;
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step).floor() as i64;
+    (first..=last).map(|i| i as f64 * step).map(|v| (v, format!("{v:.decimals$}"))).collect()
+}
+
+/// Legend line `row` (from 0) beside the plot.
+fn legend_entry(svg: &mut String, row: usize, colour: &str, label: &str) {
+    let ly = TOP + 10.0 + 18.0 * row as f64;
+    let lx = WIDTH - RIGHT + 10.0;
+    let _ = writeln!(svg, r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="2"/><text x="{}" y="{}">{}</text>"#, lx + 20.0, lx + 25.0, ly + 4.0, escape(label));
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rating(name: &str, step: Option<u64>, elo: f64) -> Rating {
+        Rating { name: name.into(), step, games: 10, score: 0.5, elo, margin: 40.0 }
+    }
+
+    #[test]
+    fn the_plot_is_one_svg_with_a_point_per_checkpoint_and_a_line_per_builtin() {
+        let ratings = [
+            rating("mcts:step-100:64", Some(100), 150.0),
+            rating("mcts:step-200:64", Some(200), 320.0),
+            rating("random", None, 0.0),
+            rating("alphabeta:2", None, 250.0),
+        ];
+        let svg = elo_svg(&ratings);
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert_eq!(svg.matches("<circle").count(), 2);
+        assert_eq!(svg.matches("stroke-dasharray").count(), 2, "a line per built-in player");
+        assert!(svg.contains("alphabeta:2 250"));
+    }
+
+    #[test]
+    fn ticks_are_round() {
+        let labels = |range| ticks(range).into_iter().map(|(_, label)| label).collect::<Vec<_>>();
+        assert_eq!(labels((0.0, 1000.0)), ["0", "200", "400", "600", "800", "1000"]);
+        assert_eq!(labels((0.0, 1.0)), ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]);
+    }
+}

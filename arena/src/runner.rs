@@ -1,0 +1,96 @@
+//! Plays a schedule of games in parallel and hands the finished games back in schedule order,
+//! so that progress, records and early stopping (SPRT) see the same sequence whatever the
+//! number of threads.
+
+use crate::error::ArenaError;
+use crate::fixture::Fixture;
+use crate::play::{play_fixture, PlayedGame};
+use crate::player::Contestant;
+use draughts::DrawRules;
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// How the games of a match are played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunConfig {
+    pub rules: DrawRules,
+    /// Drives every player's randomness.
+    pub seed: u64,
+    /// Games played at once; 0 means one per core.
+    pub threads: usize,
+}
+
+/// Plays `fixtures` between `a` and `b`. `on_game` sees each finished game in schedule order and
+/// may stop the match; games after the one it stopped at are dropped (those in flight finish first).
+/// Returns the games `on_game` saw. The first failing game (in schedule order) is the error.
+pub fn run_fixtures(
+    a: &dyn Contestant,
+    b: &dyn Contestant,
+    fixtures: &[Fixture],
+    config: RunConfig,
+    on_game: impl FnMut(&PlayedGame) -> ControlFlow<()> + Send,
+) -> Result<Vec<PlayedGame>, ArenaError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        .build()
+        .map_err(|e| ArenaError::Threads { threads: config.threads, reason: e.to_string() })?;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let delivery = Mutex::new(Delivery { pending: BTreeMap::new(), seen: Vec::new(), error: None, over: false, on_game });
+    pool.broadcast(|_| {
+        while !stop.load(Ordering::Relaxed) {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(fixture) = fixtures.get(i) else { break };
+            let result = play_fixture(a, b, fixture, config.rules, config.seed);
+            let mut delivery = delivery.lock().expect("no thread panics while delivering");
+            if delivery.accept(i, result).is_break() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    let delivery = delivery.into_inner().expect("no thread panics while delivering");
+    match delivery.error {
+        Some(error) => Err(error),
+        None => Ok(delivery.seen),
+    }
+}
+
+/// Finished games waiting for the ones before them.
+struct Delivery<F> {
+    pending: BTreeMap<usize, Result<PlayedGame, ArenaError>>,
+    seen: Vec<PlayedGame>,
+    error: Option<ArenaError>,
+    /// Set once `on_game` stopped the match or a game failed.
+    over: bool,
+    on_game: F,
+}
+
+impl<F: FnMut(&PlayedGame) -> ControlFlow<()>> Delivery<F> {
+    /// Takes game `i` and delivers every game now in order; `Break` once the match is over.
+    fn accept(&mut self, i: usize, result: Result<PlayedGame, ArenaError>) -> ControlFlow<()> {
+        if self.over {
+            return ControlFlow::Break(());
+        }
+        self.pending.insert(i, result);
+        while let Some(result) = self.pending.remove(&self.seen.len()) {
+            let flow = match result {
+                Ok(game) => {
+                    let flow = (self.on_game)(&game);
+                    self.seen.push(game);
+                    flow
+                }
+                Err(error) => {
+                    self.error = Some(error);
+                    ControlFlow::Break(())
+                }
+            };
+            if flow.is_break() {
+                self.over = true;
+                return flow;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}

@@ -1,0 +1,160 @@
+//! Players as written on the command line: `random`, `alphabeta:DEPTH` (or `alphabeta:SECONDSs`),
+//! `mcts:CHECKPOINT[:PLAYOUTS]` and `policy:CHECKPOINT`, where CHECKPOINT is a checkpoint file or
+//! a run directory (meaning the net its `best.json` names).
+
+use crate::error::ArenaError;
+use selfplay::run_dir::RunDir;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Deepest alpha-beta depth accepted on the command line.
+pub const MAX_DEPTH: u32 = 40;
+
+/// A player as named on the command line, its checkpoint found on disk.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerSpec {
+    Random,
+    AlphaBeta(SearchLimit),
+    /// A net with MCTS; the playouts default to the match's (see [`crate::NetOptions`]).
+    Mcts { net: NetSource, playouts: Option<u32> },
+    /// A net's raw policy: the most likely legal step, no search.
+    Policy { net: NetSource },
+}
+
+/// How long the alpha-beta engine searches each move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SearchLimit {
+    Depth(u32),
+    Time(Duration),
+}
+
+/// Where a net player's checkpoint came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetSource {
+    /// The checkpoint file.
+    pub checkpoint: PathBuf,
+    /// The run directory, when the player was named by one.
+    pub run_dir: Option<PathBuf>,
+}
+
+impl FromStr for PlayerSpec {
+    type Err = ArenaError;
+
+    fn from_str(text: &str) -> Result<PlayerSpec, ArenaError> {
+        let bad = |reason: String| ArenaError::PlayerSpec { text: text.to_string(), reason };
+        let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
+        match kind {
+            "random" if rest.is_empty() => Ok(PlayerSpec::Random),
+            "random" => Err(bad("`random` takes no argument".into())),
+            "alphabeta" => parse_limit(rest).map(PlayerSpec::AlphaBeta).map_err(bad),
+            "mcts" => {
+                let (path, playouts) = match rest.rsplit_once(':') {
+                    Some((path, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                        let playouts = n.parse().ok().filter(|&p| p >= 1).ok_or_else(|| bad(format!("playouts `{n}` is not a number from 1 to {}", u32::MAX)))?;
+                        (path, Some(playouts))
+                    }
+                    _ => (rest, None),
+                };
+                Ok(PlayerSpec::Mcts { net: NetSource::find(path).map_err(bad)?, playouts })
+            }
+            "policy" => Ok(PlayerSpec::Policy { net: NetSource::find(rest).map_err(bad)? }),
+            _ => Err(bad(format!(
+                "unknown kind of player `{kind}`; expected random, alphabeta:DEPTH, mcts:CHECKPOINT[:PLAYOUTS] or policy:CHECKPOINT"
+            ))),
+        }
+    }
+}
+
+fn parse_limit(text: &str) -> Result<SearchLimit, String> {
+    if let Some(seconds) = text.strip_suffix('s') {
+        return match seconds.parse::<f64>() {
+            Ok(s) if s > 0.0 && s <= 3600.0 => Ok(SearchLimit::Time(Duration::from_secs_f64(s))),
+            _ => Err(format!("time `{text}` is not a number of seconds in (0, 3600] followed by `s`")),
+        };
+    }
+    match text.parse::<u32>() {
+        Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => Ok(SearchLimit::Depth(depth)),
+        _ if text.is_empty() => Err("alphabeta needs a depth, e.g. alphabeta:4 (or a time, alphabeta:0.5s)".into()),
+        _ => Err(format!("depth `{text}` is not a number from 1 to {MAX_DEPTH}")),
+    }
+}
+
+impl NetSource {
+    /// The checkpoint at `path`: the file itself, or a run directory's best net.
+    fn find(path: &str) -> Result<NetSource, String> {
+        if path.is_empty() {
+            return Err("needs a checkpoint file or run directory after the `:`".into());
+        }
+        let path = Path::new(path);
+        if path.is_dir() {
+            let run = RunDir::existing(path).map_err(|e| e.to_string())?;
+            return match run.best_checkpoint().map_err(|e| e.to_string())? {
+                Some(checkpoint) if checkpoint.is_file() => Ok(NetSource { checkpoint, run_dir: Some(path.to_path_buf()) }),
+                Some(checkpoint) => Err(format!("the run's best net {} is missing", checkpoint.display())),
+                None => Err(format!("run directory {} has no best net yet (no best.json)", path.display())),
+            };
+        }
+        if path.is_file() {
+            Ok(NetSource { checkpoint: path.to_path_buf(), run_dir: None })
+        } else {
+            Err(format!("no checkpoint file or run directory at {}", path.display()))
+        }
+    }
+
+    /// The checkpoint's file name without its extension, e.g. `step-00001000`.
+    pub fn stem(&self) -> String {
+        self.checkpoint.file_stem().map_or_else(|| self.checkpoint.display().to_string(), |s| s.to_string_lossy().into_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        text.parse::<PlayerSpec>().unwrap_err().to_string()
+    }
+
+    #[test]
+    fn builtin_players_parse() {
+        assert_eq!("random".parse::<PlayerSpec>().unwrap(), PlayerSpec::Random);
+        assert_eq!("alphabeta:6".parse::<PlayerSpec>().unwrap(), PlayerSpec::AlphaBeta(SearchLimit::Depth(6)));
+        assert_eq!(
+            "alphabeta:0.25s".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::AlphaBeta(SearchLimit::Time(Duration::from_millis(250)))
+        );
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        assert!(err("minimax:3").contains("unknown kind of player `minimax`"));
+        assert!(err("alphabeta").contains("needs a depth"));
+        assert!(err("alphabeta:0").contains("depth `0`"));
+        assert!(err("alphabeta:deep").contains("depth `deep`"));
+        assert!(err("random:3").contains("no argument"));
+        assert!(err("mcts:/no/such.safetensors:100").contains("no checkpoint file or run directory at /no/such.safetensors"));
+        assert!(err("policy:").contains("needs a checkpoint"));
+        assert!(err("mcts:/no/such:0").contains("playouts `0`"));
+    }
+
+    #[test]
+    fn a_run_directory_means_its_best_net() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path();
+        assert!(err(&format!("policy:{}", run.display())).contains("no best net yet"));
+        std::fs::create_dir(run.join("nets")).unwrap();
+        std::fs::write(run.join("nets/step-00000100.safetensors"), b"weights").unwrap();
+        std::fs::write(
+            run.join("best.json"),
+            r#"{"checkpoint": "nets/step-00000100.safetensors", "step": 100, "generation": 1, "promoted_at": 0}"#,
+        )
+        .unwrap();
+        let spec: PlayerSpec = format!("mcts:{}:64", run.display()).parse().unwrap();
+        let PlayerSpec::Mcts { net, playouts } = spec else { panic!("{spec:?}") };
+        assert_eq!(playouts, Some(64));
+        assert_eq!(net.checkpoint, run.join("nets/step-00000100.safetensors"));
+        assert_eq!(net.run_dir.as_deref(), Some(run));
+        assert_eq!(net.stem(), "step-00000100");
+    }
+}

@@ -1,0 +1,45 @@
+//! The alpha-beta player finds forced wins, checked against a plain minimax solver.
+
+use crate::player::Player;
+use crate::players::alphabeta::AlphaBetaPlayer;
+use draughts::{DrawRules, Game, Position};
+use search::alphabeta::Limit;
+
+/// Whether the side to move in `position` wins by force within `plies` plies (its own moves
+/// included): it can move so that the opponent has no move, or so that every reply leaves such a
+/// win within `plies - 2`. Draw rules do not matter at these depths.
+fn wins_within(position: &Position, plies: u32) -> bool {
+    plies >= 1 && position.legal_moves().iter().any(|&mv| keeps_win(position, mv, plies))
+}
+
+/// Whether playing `mv` in `position` wins by force within `plies` plies.
+fn keeps_win(position: &Position, mv: draughts::Move, plies: u32) -> bool {
+    let next = position.play(mv);
+    let replies = next.legal_moves();
+    replies.is_empty() || (plies >= 3 && replies.iter().all(|&r| wins_within(&next.play(r), plies - 2)))
+}
+
+/// Positions (found by random play) won by force in 7 plies but not in 5, with a single winning
+/// move among several.
+const WON_IN_SEVEN: [&str; 6] = [
+    "B:WK11:B13,K22,27",
+    "B:W18,27:B7,10,13,16,20,K21",
+    "W:WK1,K30:B11",
+    "W:W21,K23:B14",
+    "W:WK2,5,K8,17,18,26:BK19",
+    "W:WK4,8,26,27,28,29:B17,19",
+];
+
+#[test]
+fn alphabeta_finds_the_only_winning_move() {
+    for fen in WON_IN_SEVEN {
+        let position = Position::from_fen(fen).unwrap();
+        let winning = position.legal_moves().iter().filter(|&&mv| keeps_win(&position, mv, 7)).count();
+        assert!(winning == 1 && position.legal_moves().len() > 1 && !wins_within(&position, 5), "{fen}");
+        let game = Game::new(position, DrawRules::default());
+        let choice = AlphaBetaPlayer::new(Limit::Depth(8)).choose(&game).unwrap();
+        assert!(keeps_win(&position, choice.mv, 7), "{fen}: played {}", choice.mv);
+        assert_eq!(choice.value, Some(1.0), "{fen}: the engine sees the win");
+        assert_eq!(choice.pv.first(), Some(&choice.mv));
+    }
+}

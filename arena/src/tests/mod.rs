@@ -1,0 +1,5 @@
+//! Behaviour tests across the crate's modules: real players in real games.
+
+mod forced_wins;
+mod matches;
+mod net_players;

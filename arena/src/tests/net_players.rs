@@ -1,0 +1,45 @@
+//! Net players from a real (untrained, tiny) checkpoint in a run directory: loading through
+//! `best.json`, names and steps, and whole games of legal moves.
+
+use crate::entrant::{Entrant, NetOptions};
+use crate::fixture::schedule;
+use crate::openings::standard_deck;
+use crate::player::Contestant;
+use crate::runner::{run_fixtures, RunConfig};
+use draughts::{DrawRules, Game, Position};
+use model::{Extras, NetConfig, PolicyValueNet};
+use std::ops::ControlFlow;
+use std::path::Path;
+
+/// A run directory whose best net is a fresh 1-block, 8-channel net saved at step 42.
+fn tiny_run(dir: &Path) {
+    std::fs::create_dir_all(dir.join("nets")).unwrap();
+    let net = PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
+    model::checkpoint::save(&dir.join("nets/step-00000042.safetensors"), &net, 42, None, &Extras::default()).unwrap();
+    let best = r#"{"checkpoint": "nets/step-00000042.safetensors", "step": 42, "generation": 0, "promoted_at": 0}"#;
+    std::fs::write(dir.join("best.json"), best).unwrap();
+}
+
+#[test]
+fn net_players_load_a_runs_best_net_and_play_legal_games() {
+    let dir = tempfile::tempdir().unwrap();
+    tiny_run(dir.path());
+    let run = dir.path().display();
+    let options = NetOptions { playouts: 8, ..NetOptions::default() };
+    let mcts = Entrant::load(&format!("mcts:{run}:16").parse().unwrap(), &options).unwrap();
+    let policy = Entrant::load(&format!("policy:{run}").parse().unwrap(), &options).unwrap();
+    assert_eq!((mcts.name(), mcts.step()), ("mcts:step-00000042:16", Some(42)));
+    assert_eq!((policy.name(), policy.step()), ("policy:step-00000042", Some(42)));
+    assert_eq!(mcts.run_dir(), Some(dir.path()));
+
+    let start = Game::new(Position::start(), DrawRules::default());
+    let choice = mcts.player(0).unwrap().choose(&start).unwrap();
+    assert!(choice.value.is_some_and(|v| (-1.0..=1.0).contains(&v)) && choice.pv.first() == Some(&choice.mv));
+
+    let rules = DrawRules { max_plies: 80, ..DrawRules::default() };
+    let fixtures = schedule(&standard_deck().unwrap(), 2, 0);
+    let config = RunConfig { rules, seed: 0, threads: 2 };
+    let games = run_fixtures(&mcts, &policy, &fixtures, config, |_| ControlFlow::Continue(())).unwrap();
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|g| g.game.outcome() == Some(g.outcome)));
+}
