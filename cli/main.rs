@@ -1,6 +1,20 @@
 //! `checkers-zero`: the command-line front of the trainer. One subcommand per module.
 
+mod bench;
+mod bestmove;
+mod budget;
+mod config;
+mod export;
+mod gating;
+mod interrupt;
+mod ladder;
+mod match_cmd;
 mod perft;
+mod progress;
+mod run;
+mod run_state;
+mod selfplay;
+mod train;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -14,20 +28,57 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The whole loop: self-play, training and gating until the budget is spent (resumes).
+    Run(run::RunArgs),
+    /// Self-play games with a run's best net into its trajectory shards.
+    Selfplay(selfplay::SelfplayArgs),
+    /// Train on a run's shards (resumes), writing candidate nets for the gate.
+    Train(train::TrainArgs),
     /// Count the leaves of the move tree (move-generator check and speed).
     Perft(perft::PerftArgs),
+    /// Export a checkpoint for other engines (TorchScript, ONNX, safetensors) with a JSON description.
+    Export(export::ExportArgs),
+    /// Play two players against each other over the 3-move ballots (colours swapped per ballot).
+    Match(match_cmd::MatchArgs),
+    /// Elo ratings of every player in a run's recorded games, with a plot against training step.
+    Ladder(ladder::LadderArgs),
+    /// The move a player chooses in a FEN position (PDN, full path), with value and PV.
+    Bestmove(bestmove::BestmoveArgs),
+    /// Every performance figure in one run: perft, search, forward, self-play, training.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
+        Command::Train(args) => train::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Match(args) => match_cmd::run(args),
+        Command::Ladder(args) => ladder::run(args),
+        Command::Bestmove(args) => bestmove::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", describe(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes on one line. Library errors often repeat their cause in their own
+/// message; a cause already said is not said again.
+fn describe(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.ends_with(&cause) {
+            text = format!("{text}: {cause}");
+        }
+    }
+    text
 }

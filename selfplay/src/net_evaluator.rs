@@ -1,18 +1,24 @@
 //! The bridge between the search and the net: `search::Evaluator` over `model::Inference`.
+//!
+//! Built for self-play's hot loop: the requests are encoded straight into one input buffer kept
+//! across calls, and the priors and values are read from the net's output rows without building
+//! intermediate per-position values (no allocation per position; priors live inline).
 
-use model::{Inference, NetEval};
-use search::{EvalRequest, Evaluation, Evaluator};
+use model::encoding::{encode_into, INPUT_SIZE};
+use model::{Inference, OUTPUT_SIZE, WDL_OFFSET};
+use search::{EvalRequest, Evaluation, Evaluator, Priors};
 
 /// Evaluates a batch of search requests with one forward pass of the net.
 #[derive(Debug)]
 pub struct NetEvaluator {
     inference: Inference,
-    observations: Vec<draughts::Observation>,
+    /// The encoded batch (`requests * INPUT_SIZE` values), reused across calls.
+    input: Vec<f32>,
 }
 
 impl NetEvaluator {
     pub fn new(inference: Inference) -> NetEvaluator {
-        NetEvaluator { inference, observations: Vec::new() }
+        NetEvaluator { inference, input: Vec::new() }
     }
 
     pub fn inference(&self) -> &Inference {
@@ -22,14 +28,64 @@ impl NetEvaluator {
 
 impl Evaluator for NetEvaluator {
     fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
-        self.observations.clear();
-        self.observations.extend(requests.iter().map(|r| r.observation));
-        let evals = self.inference.evaluate(&self.observations);
-        requests.iter().zip(evals).map(|(request, eval)| to_evaluation(request, &eval)).collect()
+        self.input.resize(requests.len() * INPUT_SIZE, 0.0);
+        for (request, encoded) in requests.iter().zip(self.input.chunks_exact_mut(INPUT_SIZE)) {
+            encode_into(&request.observation, encoded);
+        }
+        let output = self.inference.forward_encoded(&self.input);
+        requests.iter().zip(output.chunks_exact(OUTPUT_SIZE)).map(|(request, row)| to_evaluation(request, row)).collect()
     }
 }
 
-/// Priors over the request's legal steps (softmax of their logits) and the value W - L.
-fn to_evaluation(request: &EvalRequest, eval: &NetEval) -> Evaluation {
-    Evaluation { priors: eval.priors(&request.legal_steps, request.mover()).into(), value: eval.value() }
+/// Priors over the request's legal steps (softmax of their logits alone) and the value W - L
+/// (from the softmax of the WDL logits), read from one output row.
+fn to_evaluation(request: &EvalRequest, row: &[f32]) -> Evaluation {
+    let wdl = softmax(row[WDL_OFFSET..WDL_OFFSET + 3].iter().copied());
+    Evaluation { priors: softmax(request.policy_indices().map(|i| row[i])), value: wdl[0] - wdl[2] }
+}
+
+/// The softmax of `logits`, shifted by their maximum for stability (computed in place, inline).
+fn softmax(logits: impl Iterator<Item = f32>) -> Priors {
+    let mut out: Priors = logits.collect();
+    let max = out.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    out.iter_mut().for_each(|l| *l = (*l - max).exp());
+    let sum: f32 = out.iter().sum();
+    out.iter_mut().for_each(|p| *p /= sum);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::{NetConfig, PolicyValueNet};
+    use std::ops::ControlFlow;
+
+    /// Decision points of random games (mid-capture ones included) as search requests.
+    fn requests(count: usize) -> Vec<EvalRequest> {
+        let mut out = Vec::new();
+        model::sample::for_each_decision(7, usize::MAX, |observation, turn| {
+            out.push(EvalRequest { observation: *observation, legal_steps: turn.legal_steps() });
+            if out.len() < count { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+        });
+        out
+    }
+
+    #[test]
+    fn evaluations_match_the_net_evals_of_the_model() {
+        let net = PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
+        let mut evaluator = NetEvaluator::new(Inference::new(net, false));
+        for count in [5, 2, 0] {
+            let requests = requests(count);
+            let observations: Vec<_> = requests.iter().map(|r| r.observation).collect();
+            let expected = evaluator.inference().evaluate(&observations);
+            let got = evaluator.evaluate(&requests);
+            assert_eq!(got.len(), count);
+            for ((request, eval), got) in requests.iter().zip(&expected).zip(&got) {
+                assert!((got.value - eval.value()).abs() < 1e-5, "{} vs {}", got.value, eval.value());
+                let priors = eval.priors(&request.legal_steps, request.mover());
+                assert_eq!(got.priors.len(), priors.len());
+                assert!(got.priors.iter().zip(&priors).all(|(a, b)| (a - b).abs() < 1e-5), "{:?} vs {priors:?}", got.priors);
+            }
+        }
+    }
 }

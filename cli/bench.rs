@@ -1,0 +1,155 @@
+//! `checkers-zero bench`: every performance figure in one run (move generation, search, forward
+//! passes, self-play with its inference efficiency, training), as a table and optionally as JSON.
+//! The measuring lives in the crates' `bench` modules; this only orchestrates and prints.
+
+mod report;
+
+use crate::config::RunConfig;
+use crate::progress;
+use crate::run_state::set_cpu_threads;
+use anyhow::{Context, Result};
+use clap::Args;
+use model::{DeviceSpec, Inference, PolicyValueNet};
+use report::Figures;
+use selfplay::bench::{bench_selfplay, BenchTimes, SelfPlayBench};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use train::bench::bench_train;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Short measurements (under a minute on a 2-core CPU), for smoke tests.
+    #[arg(long)]
+    quick: bool,
+    /// Also write the figures as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Where the net runs: cpu, cuda, cuda:N or auto (default: the config's device).
+    #[arg(long)]
+    device: Option<DeviceSpec>,
+    /// The config whose net, self-play and training settings are measured.
+    #[arg(long, default_value = "configs/default.toml")]
+    config: PathBuf,
+}
+
+/// How long each measurement runs.
+struct Plan {
+    perft_depth: u32,
+    mcts: Duration,
+    forward: Duration,
+    selfplay: BenchTimes,
+    train_steps: u64,
+    train_positions: usize,
+}
+
+const FULL: Plan = Plan {
+    perft_depth: 11,
+    mcts: Duration::from_secs(5),
+    forward: Duration::from_secs(5),
+    selfplay: BenchTimes { selfplay: Duration::from_secs(120), forward: Duration::from_secs(10) },
+    train_steps: 60,
+    train_positions: 100_000,
+};
+
+const QUICK: Plan = Plan {
+    perft_depth: 11,
+    mcts: Duration::from_secs(1),
+    forward: Duration::from_millis(1000),
+    // One round of self-play: `selfplay: 0` still plays a whole round.
+    selfplay: BenchTimes { selfplay: Duration::ZERO, forward: Duration::from_secs(2) },
+    train_steps: 10,
+    train_positions: 4_096,
+};
+
+/// Batch sizes of the forward-pass figures.
+const FORWARD_BATCHES: [usize; 4] = [1, 64, 256, 1024];
+
+pub fn run(args: BenchArgs) -> Result<()> {
+    let mut config = RunConfig::load(&args.config)?;
+    if let Some(device) = args.device {
+        config.device = device;
+    }
+    let plan = if args.quick { QUICK } else { FULL };
+    let device = config.device.resolve()?;
+    let bf16 = config.bf16 && device.is_cuda();
+    // One thread setting for every net figure: the one self-play uses.
+    set_cpu_threads(&config, config.selfplay.workers);
+    tch::manual_seed(config.seed as i64);
+    let started = Instant::now();
+    let new_inference = || -> Result<Inference, String> {
+        PolicyValueNet::new(&config.net, device).map(|net| Inference::new(net, bf16)).map_err(|e| e.to_string())
+    };
+
+    stage(format!("perft depth {} (one thread)", plan.perft_depth));
+    let t = Instant::now();
+    let perft_nodes = draughts::perft(&draughts::Position::start(), plan.perft_depth);
+    let perft_nodes_per_s = perft_nodes as f64 / t.elapsed().as_secs_f64();
+
+    stage("MCTS with the uniform evaluator (one thread)".into());
+    let mcts_sims_per_s = search::bench::uniform_sims_per_sec(plan.mcts);
+
+    let inference = new_inference().map_err(anyhow::Error::msg)?;
+    let forward = FORWARD_BATCHES.map(|batch| {
+        stage(format!("forward pass, batch {batch}"));
+        model::bench::forward_positions_per_sec(&inference, batch, plan.forward)
+    });
+    drop(inference);
+
+    stage(format!("self-play, rounds of {} games", config.budget.games_per_generation));
+    let selfplay = measure_selfplay(&config, &plan, &new_inference)?;
+
+    stage(format!("training, batch {}", config.train.batch_size));
+    let train = bench_train(&config.net, config.train.batch_size, plan.train_steps, plan.train_positions, device)?;
+
+    let figures = Figures {
+        perft_nodes_per_s,
+        perft_depth: plan.perft_depth,
+        perft_nodes,
+        mcts_sims_per_s,
+        forward_pos_per_s_b1: forward[0],
+        forward_pos_per_s_b64: forward[1],
+        forward_pos_per_s_b256: forward[2],
+        forward_pos_per_s_b1024: forward[3],
+        selfplay_pos_per_s: selfplay.positions_per_s,
+        inference_efficiency: selfplay.inference_efficiency,
+        selfplay_games_per_hour: selfplay.games_per_hour,
+        train_samples_per_s: train.pipeline_samples_per_s,
+        train_efficiency: train.ratio,
+        threads: tch::get_num_threads(),
+        device: report::device_name(device),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        date: report::utc_now(),
+        machine: report::machine(),
+    };
+    eprintln!("done in {:.0} s", started.elapsed().as_secs_f64());
+    report::print_table(&figures, &config, &selfplay, &train, args.quick);
+    if let Some(path) = &args.json {
+        write_json(path, &figures)?;
+    }
+    Ok(())
+}
+
+/// Self-play rounds with a progress bar per round, then the raw forward at their mean batch.
+fn measure_selfplay(
+    config: &RunConfig,
+    plan: &Plan,
+    new_inference: &(impl Fn() -> Result<Inference, String> + Sync),
+) -> Result<SelfPlayBench> {
+    let games = config.budget.games_per_generation;
+    let bar = progress::bar(games, "games");
+    let figures = bench_selfplay(&config.selfplay, games, new_inference, plan.selfplay, |totals| {
+        bar.set_position(totals.games);
+        bar.set_message(crate::selfplay::describe(totals));
+    })?;
+    bar.finish_and_clear();
+    Ok(figures)
+}
+
+fn stage(what: String) {
+    eprintln!("measuring {what} ...");
+}
+
+fn write_json(path: &Path, figures: &Figures) -> Result<()> {
+    let text = serde_json::to_string_pretty(figures).expect("figures always serialise");
+    std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))
+}

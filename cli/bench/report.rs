@@ -1,0 +1,135 @@
+//! The bench figures as JSON keys and as a table, with the date and the machine they were measured on.
+
+use crate::config::RunConfig;
+use selfplay::bench::SelfPlayBench;
+use std::time::{SystemTime, UNIX_EPOCH};
+use tch::Device;
+use train::bench::TrainBench;
+
+/// Every figure of `checkers-zero bench`, named as in its JSON (rates per second).
+#[derive(Debug, serde::Serialize)]
+pub struct Figures {
+    pub perft_nodes_per_s: f64,
+    pub perft_depth: u32,
+    pub perft_nodes: u64,
+    pub mcts_sims_per_s: f64,
+    pub forward_pos_per_s_b1: f64,
+    pub forward_pos_per_s_b64: f64,
+    pub forward_pos_per_s_b256: f64,
+    pub forward_pos_per_s_b1024: f64,
+    pub selfplay_pos_per_s: f64,
+    pub inference_efficiency: f64,
+    pub selfplay_games_per_hour: f64,
+    pub train_samples_per_s: f64,
+    pub train_efficiency: f64,
+    pub threads: i32,
+    pub device: String,
+    pub version: String,
+    /// UTC, ISO 8601.
+    pub date: String,
+    /// CPU model and logical cores.
+    pub machine: String,
+}
+
+/// Prints the figures as a Markdown table (what the README's performance section holds), with the
+/// details behind the self-play and training ratios.
+pub fn print_table(f: &Figures, config: &RunConfig, s: &SelfPlayBench, t: &TrainBench, quick: bool) {
+    let net = format!("{}x{}", config.net.blocks, config.net.channels);
+    println!(
+        "checkers-zero {} bench{}, {}, {}, device {}, {} libtorch threads",
+        f.version,
+        if quick { " --quick" } else { "" },
+        f.date,
+        f.machine,
+        f.device,
+        f.threads
+    );
+    println!();
+    println!("| figure | value | how |");
+    println!("| --- | ---: | --- |");
+    let row = |name: &str, value: String, how: String| println!("| {name} | {value} | {how} |");
+    row("perft", rate(f.perft_nodes_per_s, "nodes/s"), format!("start position, depth {}, {} nodes, one thread", f.perft_depth, f.perft_nodes));
+    row("MCTS", rate(f.mcts_sims_per_s, "sims/s"), "uniform evaluator, one thread".into());
+    for (batch, value) in [(1, f.forward_pos_per_s_b1), (64, f.forward_pos_per_s_b64), (256, f.forward_pos_per_s_b256), (1024, f.forward_pos_per_s_b1024)] {
+        row(&format!("forward, batch {batch}"), rate(value, "pos/s"), format!("{net} net, encoded input, copies included"));
+    }
+    row(
+        "self-play",
+        rate(f.selfplay_pos_per_s, "pos/s"),
+        format!(
+            "positions evaluated, {} games in {} round(s) of {:.0} s, {} worker(s), mean batch {:.0}, net busy {:.0}%",
+            s.games,
+            s.rounds,
+            s.seconds / s.rounds as f64,
+            s.workers,
+            s.mean_batch,
+            100.0 * s.net_busy_share
+        ),
+    );
+    row("raw forward at that batch", rate(s.raw_forward_per_s, "pos/s"), format!("batch {:.0}, same threads, times the workers", s.mean_batch));
+    row("inference efficiency", format!("{:.0}%", 100.0 * f.inference_efficiency), "self-play pos/s over raw forward pos/s".into());
+    row("self-play games", format!("{:.0}/h", f.selfplay_games_per_hour), format!("{net} net, {} games in flight per worker", config.selfplay.games_in_flight));
+    row("training", rate(f.train_samples_per_s, "samples/s"), format!("replay window to train step, batch {}, {} steps", t.batch_size, t.steps));
+    row("training efficiency", format!("{:.0}%", 100.0 * f.train_efficiency), format!("over raw train steps ({})", rate(t.raw_samples_per_s, "samples/s")));
+}
+
+/// `value` with a thousands-scaled unit, e.g. `94.5 M nodes/s`.
+fn rate(value: f64, unit: &str) -> String {
+    match value {
+        v if v >= 1e6 => format!("{:.1} M {unit}", v / 1e6),
+        v if v >= 1e4 => format!("{:.1} k {unit}", v / 1e3),
+        v => format!("{v:.0} {unit}"),
+    }
+}
+
+/// `cpu`, `cuda:N`.
+pub fn device_name(device: Device) -> String {
+    match device {
+        Device::Cpu => "cpu".into(),
+        Device::Cuda(n) => format!("cuda:{n}"),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+/// The CPU model (from /proc/cpuinfo where there is one) and the logical cores.
+pub fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| text.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string()))
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{cpu}, {cores} cores")
+}
+
+/// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn utc_now() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest % 3600 / 60, rest % 60)
+}
+
+/// The proleptic Gregorian date of `days` since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil_from_days;
+
+    #[test]
+    fn dates_from_days() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_000), (2024, 10, 4));
+    }
+}

@@ -1,0 +1,39 @@
+//! `checkers-zero bestmove PLAYER --fen FEN`: the move a player chooses in a position, in PDN with
+//! its full path, and the search's value and principal variation when the player has them.
+//! Output, one `key value` a line: `move`, then `value` and `pv` when known.
+
+use crate::match_cmd::NetArgs;
+use anyhow::{Context, Result};
+use arena::{Contestant, Entrant, PlayerSpec};
+use clap::Args;
+use draughts::{DrawRules, Game, Move, Position};
+
+#[derive(Args)]
+pub struct BestmoveArgs {
+    /// The player, written as for `match`.
+    player: String,
+    /// The position in draughts FEN, e.g. `B:W18,K26:B14,22`.
+    #[arg(long)]
+    fen: String,
+    #[command(flatten)]
+    net: NetArgs,
+    /// Seed of the player's randomness.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+pub fn run(args: BestmoveArgs) -> Result<()> {
+    let position = Position::from_fen(&args.fen)?;
+    let game = Game::new(position, DrawRules::default());
+    anyhow::ensure!(game.outcome().is_none(), "FEN {:?}: the game is over; the side to move has no move", args.fen);
+    let entrant = Entrant::load(&args.player.parse::<PlayerSpec>()?, &args.net.options()?)?;
+    let choice = entrant.player(args.seed)?.choose(&game).with_context(|| format!("{} in {}", entrant.name(), args.fen))?;
+    println!("move {}", choice.mv);
+    if let Some(value) = choice.value {
+        println!("value {value:.3}");
+    }
+    if !choice.pv.is_empty() {
+        println!("pv {}", choice.pv.iter().map(Move::to_string).collect::<Vec<_>>().join(" "));
+    }
+    Ok(())
+}

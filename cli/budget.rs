@@ -1,0 +1,107 @@
+//! How much of a run's budget is spent, kept in `RUN/progress.json` so that a resumed run goes on
+//! towards the same budget.
+
+use crate::config::BudgetConfig;
+use anyhow::{Context, Result};
+use selfplay::run_dir::{write_atomic, RunDir};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What the run has spent so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spent {
+    /// Self-play games finished by the run loop.
+    pub games: u64,
+    /// Wall-clock seconds of all the run's sessions.
+    pub wall_seconds: f64,
+}
+
+/// The spent budget of one run, saved after every change.
+pub struct Progress {
+    path: PathBuf,
+    spent: Spent,
+    /// When `spent.wall_seconds` was last brought up to date.
+    since: Instant,
+}
+
+impl Progress {
+    pub fn open(run: &RunDir) -> Result<Progress> {
+        let path = run.root().join("progress.json");
+        let spent = match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).with_context(|| format!("{}: not a valid progress file", path.display()))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Spent::default(),
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        };
+        Ok(Progress { path, spent, since: Instant::now() })
+    }
+
+    /// The spent budget, wall time up to now.
+    pub fn spent(&mut self) -> Spent {
+        self.spent.wall_seconds += self.since.elapsed().as_secs_f64();
+        self.since = Instant::now();
+        self.spent
+    }
+
+    /// Counts finished games and saves.
+    pub fn add_games(&mut self, games: u64) -> Result<()> {
+        self.spent.games += games;
+        self.save()
+    }
+
+    pub fn save(&mut self) -> Result<()> {
+        let spent = self.spent();
+        write_atomic(&self.path, serde_json::to_string(&spent)?.as_bytes())?;
+        Ok(())
+    }
+}
+
+/// Which limit of the budget is reached, if any (`train_steps` is the trainer's step).
+pub fn exhausted(budget: &BudgetConfig, spent: &Spent, train_steps: u64) -> Option<String> {
+    if budget.train_steps > 0 && train_steps >= budget.train_steps {
+        return Some(format!("{train_steps} of {} training steps", budget.train_steps));
+    }
+    if budget.selfplay_games > 0 && spent.games >= budget.selfplay_games {
+        return Some(format!("{} of {} self-play games", spent.games, budget.selfplay_games));
+    }
+    if budget.wall_minutes > 0.0 && spent.wall_seconds >= budget.wall_minutes * 60.0 {
+        return Some(format!("{:.1} of {} minutes", spent.wall_seconds / 60.0, budget.wall_minutes));
+    }
+    None
+}
+
+/// Games the next self-play phase may play: a generation, or what the game budget has left.
+pub fn games_for_phase(budget: &BudgetConfig, spent: &Spent) -> u64 {
+    let left = if budget.selfplay_games > 0 { budget.selfplay_games.saturating_sub(spent.games) } else { u64::MAX };
+    budget.games_per_generation.min(left)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_limit_stops_the_run_and_zero_means_none() {
+        let budget = BudgetConfig { train_steps: 10, selfplay_games: 5, wall_minutes: 1.0, games_per_generation: 4 };
+        let fresh = Spent::default();
+        assert_eq!(exhausted(&budget, &fresh, 0), None);
+        assert!(exhausted(&budget, &fresh, 10).unwrap().contains("training steps"));
+        assert!(exhausted(&budget, &Spent { games: 5, ..fresh }, 0).unwrap().contains("games"));
+        assert!(exhausted(&budget, &Spent { wall_seconds: 61.0, ..fresh }, 0).unwrap().contains("minutes"));
+        let unlimited = BudgetConfig { train_steps: 0, selfplay_games: 0, ..budget };
+        assert_eq!(exhausted(&unlimited, &Spent { games: 1000, ..fresh }, 1000), None);
+        assert_eq!(games_for_phase(&budget, &Spent { games: 3, ..fresh }), 2);
+        assert_eq!(games_for_phase(&unlimited, &fresh), 4);
+    }
+
+    #[test]
+    fn progress_survives_a_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::create(dir.path()).unwrap();
+        let mut progress = Progress::open(&run).unwrap();
+        progress.add_games(3).unwrap();
+        let mut again = Progress::open(&run).unwrap();
+        assert_eq!(again.spent().games, 3);
+    }
+}

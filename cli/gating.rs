@@ -1,0 +1,86 @@
+//! The gate inside a run: the newest candidate plays the best net over the ballots; a promotion
+//! moves the best-net pointer atomically, and every gate is recorded in `RUN/gates.jsonl`.
+
+use crate::config::RunConfig;
+use crate::run_state::{relative_to_run, unix_now};
+use anyhow::{Context, Result};
+use arena::{append_results, run_gate, Contestant, Entrant, GateConfig, GateRecord, NetOptions, NetSource, PlayerSpec, ResultRecord};
+use selfplay::run_dir::{BestNet, RunDir};
+use std::io::Write;
+use std::path::Path;
+use train::{EvalFigures, TbLogger};
+
+/// The training step of the newest candidate that was gated (0 when none was).
+pub fn last_gated_step(run: &RunDir) -> Result<u64> {
+    Ok(read_gates(run)?.iter().filter_map(|g| g.candidate_step).max().unwrap_or(0))
+}
+
+/// Every gate record of the run, oldest first. A damaged line is reported and skipped.
+pub fn read_gates(run: &RunDir) -> Result<Vec<GateRecord>> {
+    let path = run.gates_file();
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let mut records = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        match serde_json::from_str(line) {
+            Ok(record) => records.push(record),
+            Err(e) => eprintln!("warning: {} line {}: not a gate record ({e}); skipped", path.display(), i + 1),
+        }
+    }
+    Ok(records)
+}
+
+/// Gates the candidate of training step `step` against `best`; promotes it if it wins the gate.
+pub fn gate(run: &RunDir, config: &RunConfig, step: u64, best: &BestNet, tb: &mut TbLogger) -> Result<GateRecord> {
+    let candidate_path = train::candidate_path(&run.nets_dir(), step);
+    let options = NetOptions { playouts: config.gate.playouts, time: None, device: config.device };
+    let candidate = net_entrant(run, &candidate_path, &options)?;
+    let opponent = net_entrant(run, &run.root().join(&best.checkpoint), &options)?;
+    let deck = arena::standard_deck()?;
+    let gate_config = GateConfig { seed: config.seed ^ step, ..config.gate.clone() };
+    println!("  gate: {} against {}", candidate.name(), opponent.name());
+    let report = run_gate(&candidate, &opponent, &deck, config.selfplay.draw.into(), &gate_config)?;
+    let record = report.record;
+    if record.promoted {
+        let promoted =
+            BestNet { checkpoint: relative_to_run(run, &candidate_path), step, generation: best.generation + 1, promoted_at: unix_now() };
+        run.set_best(&promoted)?;
+    }
+    append_line(&run.gates_file(), &serde_json::to_string(&record)?)?;
+    let results: Vec<ResultRecord> = report.games.iter().map(ResultRecord::of).collect();
+    append_results(&run.games_dir().join(arena::RESULTS_FILE), &results)?;
+    tb.evaluation(
+        step,
+        &EvalFigures {
+            wins: record.wins.into(),
+            draws: record.draws.into(),
+            losses: record.losses.into(),
+            elo: arena::elo_of_score(record.score) as f32,
+            promoted: record.promoted,
+        },
+    )?;
+    println!(
+        "  gate: +{} ={} -{} score {:.3} over {} games: {}",
+        record.wins,
+        record.draws,
+        record.losses,
+        record.score,
+        record.games,
+        if record.promoted { "promoted" } else { "kept the best net" }
+    );
+    Ok(record)
+}
+
+fn net_entrant(run: &RunDir, checkpoint: &Path, options: &NetOptions) -> Result<Entrant> {
+    let net = NetSource { checkpoint: checkpoint.to_path_buf(), run_dir: Some(run.root().to_path_buf()) };
+    Ok(Entrant::load(&PlayerSpec::Mcts { net, playouts: Some(options.playouts) }, options)?)
+}
+
+/// Appends one line and makes it durable.
+fn append_line(path: &Path, line: &str) -> Result<()> {
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).with_context(|| format!("opening {}", path.display()))?;
+    writeln!(file, "{line}").and_then(|()| file.sync_all()).with_context(|| format!("writing {}", path.display()))
+}

@@ -1,0 +1,25 @@
+//! Ctrl-C: the first press asks long work to stop cleanly at the next safe point; the second
+//! press exits at once (files are always written atomically, so nothing is left half-written).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Installs the handler (once per process).
+pub fn install() {
+    let result = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            eprintln!("\ninterrupted again: exiting now");
+            std::process::exit(130);
+        }
+        eprintln!("\ninterrupted: stopping at the next safe point (press Ctrl-C again to exit now)");
+    });
+    if let Err(e) = result {
+        eprintln!("warning: cannot install the Ctrl-C handler: {e}");
+    }
+}
+
+/// Whether a stop was asked for.
+pub fn requested() -> bool {
+    STOP.load(Ordering::SeqCst)
+}

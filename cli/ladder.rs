@@ -1,0 +1,69 @@
+//! `checkers-zero ladder RUN_DIR`: Elo ratings of every player in the run's recorded games
+//! (Bradley-Terry maximum likelihood, anchored), as a table and as a plot of Elo against training
+//! step (`RUN/elo.svg`).
+
+use crate::match_cmd::signed;
+use anyhow::{Context, Result};
+use arena::{elo_svg, rate, read_results, run_results_file, VIRTUAL_DRAWS};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct LadderArgs {
+    /// The run directory; its games are read from RUN/games/results.jsonl.
+    run_dir: PathBuf,
+    /// The player rated 0 (default: `random` when it played, else the net of the lowest step).
+    #[arg(long)]
+    anchor: Option<String>,
+    /// Where to write the plot (default: RUN/elo.svg).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+}
+
+pub fn run(args: LadderArgs) -> Result<()> {
+    let file = run_results_file(&args.run_dir)?;
+    let results = read_results(&file)?;
+    for skipped in &results.skipped {
+        eprintln!("warning: skipped {skipped}");
+    }
+    anyhow::ensure!(!results.records.is_empty(), "{}: no recorded games", file.display());
+    let anchor = args.anchor.clone().unwrap_or_else(|| default_anchor(&results.records));
+    let ratings = rate(&results.records, &anchor)?;
+    let width = ratings.iter().map(|r| r.name.len()).max().unwrap_or(0).max(6);
+    println!(
+        "{} games; Bradley-Terry fit, draws as half points, {VIRTUAL_DRAWS} virtual draw per pair that met, {} = 0",
+        results.records.len(),
+        anchor
+    );
+    println!("{:width$}  {:>8}  {:>5}  {:>5}  {:>6}  {:>5}", "player", "step", "games", "score", "Elo", "±95%");
+    for r in &ratings {
+        let step = r.step.map_or_else(|| "-".to_string(), |s| s.to_string());
+        println!("{:width$}  {step:>8}  {:>5}  {:.3}  {:>6}  {:>5.0}", r.name, r.games, r.score, signed(r.elo), r.margin);
+    }
+    let plot = args.plot.unwrap_or_else(|| args.run_dir.join("elo.svg"));
+    std::fs::write(&plot, elo_svg(&ratings)).with_context(|| format!("writing {}", plot.display()))?;
+    println!("plot: {}", plot.display());
+    let mut tb = train::TbLogger::create(&args.run_dir.join("tb").join("ladder"))?;
+    for r in &ratings {
+        if let Some(step) = r.step {
+            tb.scalar("ladder/elo", r.elo as f32, step)?;
+        }
+    }
+    tb.flush()?;
+    Ok(())
+}
+
+/// `random` when it played; otherwise the net of the lowest training step (the run's first net).
+fn default_anchor(records: &[arena::ResultRecord]) -> String {
+    let sides = records.iter().flat_map(|r| [(&r.black, r.black_step), (&r.white, r.white_step)]);
+    let mut anchor: Option<(&String, Option<u64>)> = None;
+    for (name, step) in sides {
+        if name == "random" {
+            return name.clone();
+        }
+        if step.is_some() && anchor.is_none_or(|(_, s)| step < s) {
+            anchor = Some((name, step));
+        }
+    }
+    anchor.map_or_else(|| "random".to_string(), |(name, _)| name.clone())
+}

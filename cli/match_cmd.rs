@@ -1,0 +1,214 @@
+//! `checkers-zero match A B`: two players over the 3-move ballots, each ballot twice with colours
+//! swapped, games in parallel; progress per game and a final table. Each game is saved as it
+//! finishes: its PDN to the games file, its result record appended to the results file of each run
+//! directory involved (and `--record FILE`).
+
+use anyhow::{Context, Result};
+use arena::{
+    append_results, read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant, Entrant, NetOptions,
+    PlayedGame, PlayerSpec, ResultRecord, RunConfig, Tally,
+};
+use clap::Args;
+use draughts::{DrawRules, GameResult};
+use std::fs::File;
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// Player A: random, alphabeta:DEPTH, alphabeta:SECONDSs, mcts:CHECKPOINT[:PLAYOUTS] or
+    /// policy:CHECKPOINT (CHECKPOINT: a checkpoint file, or a run directory for its best net).
+    a: String,
+    /// Player B, written like A.
+    b: String,
+    /// Games to play, rounded up to even (default: every ballot twice).
+    #[arg(long)]
+    games: Option<usize>,
+    /// The ballot deck (default: the shipped ACF 3-move deck).
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    #[command(flatten)]
+    net: NetArgs,
+    /// Where to write the games as PDN (default: match-<unix time>.pdn in the first run directory's
+    /// games/ folder, or in the current folder).
+    #[arg(long, value_name = "FILE")]
+    pdn: Option<PathBuf>,
+    /// Also append each game's result record (JSON lines) to this file.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Games played at once (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Seed for the ballot sample and the players' randomness.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// How net players think when their spec does not say.
+#[derive(Args)]
+pub struct NetArgs {
+    /// MCTS playouts per decision for mcts players that name none.
+    #[arg(long, conflicts_with = "time")]
+    playouts: Option<u32>,
+    /// Seconds per decision for mcts players that name no playouts.
+    #[arg(long, value_name = "SECONDS")]
+    time: Option<f64>,
+    /// Where nets run: cpu, cuda, cuda:N or auto.
+    #[arg(long, default_value = "cpu")]
+    device: String,
+}
+
+impl NetArgs {
+    pub fn options(&self) -> Result<NetOptions> {
+        let mut options = NetOptions { device: self.device.parse()?, ..NetOptions::default() };
+        if let Some(playouts) = self.playouts {
+            anyhow::ensure!(playouts >= 1, "--playouts {playouts}: must be at least 1");
+            options.playouts = playouts;
+        }
+        if let Some(time) = self.time {
+            anyhow::ensure!(time > 0.0 && time <= 3600.0, "--time {time}: must be in (0, 3600] seconds");
+            options.time = Some(Duration::from_secs_f64(time));
+        }
+        Ok(options)
+    }
+}
+
+pub fn run(args: MatchArgs) -> Result<()> {
+    let options = args.net.options()?;
+    let a = Entrant::load(&args.a.parse::<PlayerSpec>()?, &options)?;
+    let b = Entrant::load(&args.b.parse::<PlayerSpec>()?, &options)?;
+    let deck = match &args.openings {
+        Some(path) => read_deck(path)?,
+        None => standard_deck()?,
+    };
+    let games = args.games.unwrap_or(2 * deck.len());
+    anyhow::ensure!(games > 0, "--games 0: nothing to play");
+    let fixtures = schedule(&deck, games, args.seed);
+    let pdn_file = args.pdn.clone().unwrap_or_else(|| default_pdn_file(&a, &b));
+    let mut sink = Sink::open(&pdn_file, record_files(&a, &b, args.record.as_deref())?, format!("{} vs {}", a.name(), b.name()))?;
+    println!("{} (A) vs {} (B): {} games from {} ballots", a.name(), b.name(), fixtures.len(), deck.len());
+
+    let clock = Instant::now();
+    let mut tally = Tally::default();
+    let mut failure = None;
+    let config = RunConfig { rules: DrawRules::default(), seed: args.seed, threads: args.threads };
+    run_fixtures(&a, &b, &fixtures, config, |game| {
+        tally.add(game.score_of_a());
+        println!("{}", progress_line(game, &tally, fixtures.len()));
+        match sink.save(game) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(error) => {
+                failure = Some(error);
+                ControlFlow::Break(())
+            }
+        }
+    })?;
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    print_table(&a, &b, &tally, clock.elapsed());
+    println!("games: {}", pdn_file.display());
+    for file in &sink.record_files {
+        println!("results: {}", file.display());
+    }
+    Ok(())
+}
+
+/// Where each finished game goes at once, so an interrupted match keeps the games it finished:
+/// its PDN to the games file, its result record to every results file.
+struct Sink {
+    pdn: File,
+    pdn_path: PathBuf,
+    record_files: Vec<PathBuf>,
+    event: String,
+}
+
+impl Sink {
+    fn open(pdn_path: &Path, record_files: Vec<PathBuf>, event: String) -> Result<Sink> {
+        if let Some(dir) = pdn_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        let pdn = File::create(pdn_path).with_context(|| format!("creating {}", pdn_path.display()))?;
+        Ok(Sink { pdn, pdn_path: pdn_path.to_path_buf(), record_files, event })
+    }
+
+    fn save(&mut self, game: &PlayedGame) -> Result<()> {
+        let text = format!("{}\n", game.to_pdn(&self.event));
+        self.pdn.write_all(text.as_bytes()).with_context(|| format!("writing {}", self.pdn_path.display()))?;
+        let record = [ResultRecord::of(game)];
+        self.record_files.iter().try_for_each(|file| append_results(file, &record))?;
+        Ok(())
+    }
+}
+
+/// The results files to append to: each run directory's, and `extra`.
+fn record_files(a: &Entrant, b: &Entrant, extra: Option<&Path>) -> Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for run in [a.run_dir(), b.run_dir()].into_iter().flatten() {
+        files.push(run_results_file(run)?);
+    }
+    files.extend(extra.map(Path::to_path_buf));
+    files.sort();
+    files.dedup();
+    Ok(files)
+}
+
+fn default_pdn_file(a: &Entrant, b: &Entrant) -> PathBuf {
+    let unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let name = format!("match-{unix}.pdn");
+    match a.run_dir().or(b.run_dir()) {
+        Some(run) => run.join("games").join(name),
+        None => PathBuf::from(name),
+    }
+}
+
+/// One line per finished game: number, ballot, who had Black, the result, and A's running total.
+fn progress_line(game: &PlayedGame, tally: &Tally, total: usize) -> String {
+    let width = total.to_string().len();
+    format!(
+        "[{:>width$}/{total}] ballot {} {} - {}: {} ({}, {} plies)   A +{} ={} -{} score {:.3}",
+        game.fixture.index + 1,
+        game.fixture.ballot.name,
+        game.black.name,
+        game.white.name,
+        GameResult::from_outcome(Some(game.outcome)).pdn(),
+        arena::ending(game.outcome),
+        game.game.ply(),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        tally.score(),
+    )
+}
+
+fn print_table(a: &Entrant, b: &Entrant, tally: &Tally, elapsed: Duration) {
+    let elo = tally.elo();
+    let width = a.name().len().max(b.name().len()).max(6);
+    println!();
+    println!("{:width$}  games  wins  draws  losses  score  Elo diff [95%]", "player");
+    for (name, t, e) in [(a.name(), *tally, elo), (b.name(), tally.flipped(), tally.flipped().elo())] {
+        println!(
+            "{name:width$}  {:>5}  {:>4}  {:>5}  {:>6}  {:.3}  {} [{}, {}]",
+            t.games(),
+            t.wins,
+            t.draws,
+            t.losses,
+            t.score(),
+            signed(e.elo),
+            signed(e.low),
+            signed(e.high)
+        );
+    }
+    println!("{} games in {:.1} s", tally.games(), elapsed.as_secs_f64());
+}
+
+/// An Elo figure with its sign; infinite ones as `+inf` / `-inf`.
+pub fn signed(elo: f64) -> String {
+    if elo.is_infinite() {
+        if elo > 0.0 { "+inf".into() } else { "-inf".into() }
+    } else {
+        format!("{elo:+.0}")
+    }
+}

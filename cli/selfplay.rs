@@ -1,0 +1,94 @@
+//! `checkers-zero selfplay`: self-play games with the run's best net into its trajectory shards.
+//! Several of these may run beside a `run` on the same run directory.
+
+use crate::interrupt;
+use crate::progress;
+use crate::run_state::{ensure_best, load_inference, open_run, set_cpu_threads};
+use anyhow::Result;
+use clap::Args;
+use selfplay::run_dir::{BestNet, RunDir};
+use selfplay::{NetEvaluator, Session, SessionReport, SessionTotals};
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// The run directory (created if new).
+    #[arg(long)]
+    run_dir: PathBuf,
+    /// Config for a new run (default: configs/default.toml); an existing run uses its own.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Games to play (default: the config's games per generation).
+    #[arg(long)]
+    games: Option<u64>,
+    /// Worker threads (default: the config's).
+    #[arg(long)]
+    workers: Option<usize>,
+}
+
+pub fn run(args: SelfplayArgs) -> Result<()> {
+    interrupt::install();
+    let (run, mut config) = open_run(&args.run_dir, args.config.as_deref())?;
+    if let Some(workers) = args.workers {
+        config.selfplay.workers = workers;
+        config.validate()?;
+    }
+    let best = ensure_best(&run, &config)?;
+    let games = args.games.unwrap_or(config.budget.games_per_generation);
+    // Separate processes must not replay each other's games: mix the process into the seed.
+    let seed = config.seed ^ (u64::from(std::process::id()) << 32) ^ crate::run_state::unix_now();
+    let report = play_games(&run, &config, &best, games, seed)?;
+    print_summary(&report);
+    Ok(())
+}
+
+/// Plays `games` games with `best` into the run's shards, with a progress bar.
+pub fn play_games(
+    run: &RunDir,
+    config: &crate::config::RunConfig,
+    best: &BestNet,
+    games: u64,
+    seed: u64,
+) -> Result<SessionReport> {
+    set_cpu_threads(config, config.selfplay.workers);
+    let net_path = run.root().join(&best.checkpoint);
+    let session = Session { run, config: &config.selfplay, seed, generation: Some(best.generation) };
+    let bar = progress::bar(games, "games");
+    bar.set_message(format!("generation {}", best.generation));
+    let report = session.play(
+        games,
+        |_| load_inference(&net_path, config).map(NetEvaluator::new).map_err(|e| format!("{e:#}")),
+        &interrupt::requested,
+        |totals| {
+            bar.set_position(totals.games);
+            bar.set_message(describe(totals));
+        },
+    )?;
+    bar.finish();
+    Ok(report)
+}
+
+/// One line: rates, mean game length and results.
+pub fn describe(t: &SessionTotals) -> String {
+    format!(
+        "{:.2} games/s  {:.0} pos/s  mean {:.0} plies  B/D/W {}/{}/{}",
+        t.games_per_sec(),
+        t.samples as f64 / t.elapsed.as_secs_f64().max(1e-9),
+        t.mean_length(),
+        t.black_wins,
+        t.draws,
+        t.white_wins
+    )
+}
+
+fn print_summary(report: &SessionReport) {
+    let w = &report.workers;
+    println!("self-play: {} games, {} samples ({})", report.totals.games, report.totals.samples, describe(&report.totals));
+    println!(
+        "net: {} positions in {} batches (mean batch {:.0}), busy {:.0}% of the time",
+        w.positions,
+        w.batches,
+        w.positions as f64 / w.batches.max(1) as f64,
+        100.0 * w.net_busy_share()
+    );
+}

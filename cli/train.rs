@@ -1,0 +1,111 @@
+//! `checkers-zero train`: trains on a run's shards, resuming from its last training state, and
+//! writes candidate nets for the gate. With `--follow` it waits for new self-play data.
+
+use crate::config::RunConfig;
+use crate::interrupt;
+use crate::progress;
+use crate::run_state::open_run;
+use anyhow::{bail, Result};
+use clap::Args;
+use selfplay::run_dir::RunDir;
+use std::path::PathBuf;
+use std::time::Duration;
+use train::{StepOutcome, TrainPaths, Trainer};
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// The run directory.
+    #[arg(long)]
+    run_dir: PathBuf,
+    /// Config for a new run (default: configs/default.toml); an existing run uses its own.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Stop after this many training steps in this call (default: all the data pays for).
+    #[arg(long)]
+    steps: Option<u64>,
+    /// Keep waiting for new shards instead of stopping when the data is used up (Ctrl-C stops).
+    #[arg(long)]
+    follow: bool,
+}
+
+pub fn run(args: TrainArgs) -> Result<()> {
+    interrupt::install();
+    let (run, config) = open_run(&args.run_dir, args.config.as_deref())?;
+    crate::run_state::set_cpu_threads(&config, 1);
+    let mut trainer = open_trainer(&run, &config)?;
+    let limit = trainer.step().saturating_add(args.steps.unwrap_or(u64::MAX));
+    let start = trainer.step();
+    loop {
+        warn_damaged(&trainer.refresh()?);
+        let trained = train_paid_steps(&mut trainer, limit)?;
+        if interrupt::requested() || trainer.step() >= limit || (!args.follow && trained == 0) {
+            break;
+        }
+        if trained == 0 {
+            std::thread::sleep(Duration::from_secs(2));
+        }
+    }
+    if trainer.step() > start {
+        let state = trainer.checkpoint()?;
+        println!("trained steps {start}..{}; state {}", trainer.step(), state.display());
+    } else {
+        println!(
+            "nothing to train: the window holds {} positions ({} needed first), {} steps are paid for and {} are done",
+            trainer.replay().len(),
+            trainer.config().min_positions,
+            trainer.steps_paid(),
+            trainer.step()
+        );
+    }
+    Ok(())
+}
+
+/// Opens the run's trainer. Refuses to start a fresh net over states it could not read.
+pub fn open_trainer(run: &RunDir, config: &RunConfig) -> Result<Trainer> {
+    let device = config.device.resolve()?;
+    let train_config = train::TrainConfig { seed: config.seed, ..config.train.clone() };
+    let (trainer, opened) = Trainer::open(TrainPaths::of(run), &config.net, train_config, device)?;
+    for refused in &opened.refused {
+        eprintln!("warning: {refused}");
+    }
+    if opened.resumed_from.is_none() && !opened.refused.is_empty() {
+        bail!(
+            "no training state of {} could be loaded (see above); move the damaged files away to start training afresh",
+            run.train_dir().display()
+        );
+    }
+    warn_damaged(&opened.replay);
+    if let Some(from) = &opened.resumed_from {
+        eprintln!("resumed training at step {} from {}", trainer.step(), from.display());
+    }
+    Ok(trainer)
+}
+
+/// Reports shards the replay window skipped.
+pub fn warn_damaged(refresh: &train::Refresh) {
+    for damaged in &refresh.damaged {
+        eprintln!("warning: skipped {damaged}");
+    }
+}
+
+/// Trains the steps the data pays for, up to step `limit`, with a progress bar. Stops early when
+/// interrupted. Returns the updates applied.
+pub fn train_paid_steps(trainer: &mut Trainer, limit: u64) -> Result<u64> {
+    let target = trainer.steps_paid().min(limit);
+    let start = trainer.step();
+    if target <= start {
+        return Ok(0);
+    }
+    let bar = progress::bar(target - start, "steps");
+    let mut last_loss = f64::NAN;
+    while trainer.step() < target && !interrupt::requested() {
+        match trainer.train_step()? {
+            StepOutcome::Trained { loss } => last_loss = loss,
+            StepOutcome::Skipped { reason } => bar.println(format!("skipped a step: {reason}")),
+        }
+        bar.set_position(trainer.step() - start);
+        bar.set_message(format!("step {}  loss {last_loss:.3}", trainer.step()));
+    }
+    bar.finish();
+    Ok(trainer.step() - start)
+}

@@ -1,0 +1,91 @@
+//! Self-play settings: workers, games in flight, draw rules and the search, as one serde section.
+
+use draughts::DrawRules;
+use search::MctsConfig;
+use serde::{Deserialize, Serialize};
+
+/// The `[selfplay]` section of a run config.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SelfPlayConfig {
+    /// Worker threads, each with its own copy of the net and its own batch of games.
+    pub workers: usize,
+    /// Games one worker keeps in flight; their leaves form one batch for the net
+    /// (batch size up to `games_in_flight * mcts.leaves_per_batch`).
+    pub games_in_flight: usize,
+    /// Finished games written together in one shard. 1 makes every finished game durable at once.
+    pub games_per_shard: usize,
+    /// Also write every game as PDN (one file per shard) under the run's `games/` folder.
+    pub write_pdn: bool,
+    pub draw: DrawConfig,
+    pub mcts: MctsConfig,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> Self {
+        SelfPlayConfig {
+            workers: 1,
+            games_in_flight: 64,
+            games_per_shard: 1,
+            write_pdn: true,
+            draw: DrawConfig::default(),
+            mcts: MctsConfig::default(),
+        }
+    }
+}
+
+/// Draw rules (see `draughts::DrawRules`); 0 turns a rule off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DrawConfig {
+    /// The same position reached this many times is a draw.
+    pub repetitions: u8,
+    /// This many moves by each side without a capture or a man's move is a draw.
+    pub no_progress_moves: u16,
+    /// A hard cap on a game's length in plies.
+    pub max_plies: u16,
+}
+
+impl Default for DrawConfig {
+    fn default() -> Self {
+        let rules = DrawRules::default();
+        DrawConfig { repetitions: rules.repetitions, no_progress_moves: rules.no_progress_moves, max_plies: rules.max_plies }
+    }
+}
+
+impl From<DrawConfig> for DrawRules {
+    fn from(c: DrawConfig) -> DrawRules {
+        DrawRules { repetitions: c.repetitions, no_progress_moves: c.no_progress_moves, max_plies: c.max_plies }
+    }
+}
+
+/// A self-play setting out of range; `field` is the dotted path inside `[selfplay]`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("`{field}` is invalid: {problem}")]
+pub struct SelfPlayConfigError {
+    pub field: String,
+    pub problem: String,
+}
+
+impl SelfPlayConfig {
+    /// Checks every field; the error names the first bad one.
+    pub fn validate(&self) -> Result<(), SelfPlayConfigError> {
+        let bad = |field: &str, problem: &str| Err(SelfPlayConfigError { field: field.into(), problem: problem.into() });
+        if !(1..=256).contains(&self.workers) {
+            return bad("workers", "must be in 1..=256");
+        }
+        if !(1..=65_536).contains(&self.games_in_flight) {
+            return bad("games_in_flight", "must be in 1..=65536");
+        }
+        if !(1..=100_000).contains(&self.games_per_shard) {
+            return bad("games_per_shard", "must be in 1..=100000");
+        }
+        if self.draw.repetitions == 1 {
+            return bad("draw.repetitions", "1 would end every game at once; use 0 (off) or at least 2");
+        }
+        self.mcts.validate().map_err(|e| SelfPlayConfigError {
+            field: format!("mcts.{}", e.field),
+            problem: format!("{} = {}: expected {}", e.field, e.value, e.expected),
+        })
+    }
+}

@@ -1,0 +1,15 @@
+//! Self-play: many games per worker with their search leaves evaluated in one batch, parallel
+//! workers, and the trajectory shards they write.
+
+pub mod bench;
+pub mod config;
+pub mod net_evaluator;
+pub mod run_dir;
+pub mod sample;
+pub mod session;
+pub mod shard;
+pub mod worker;
+
+pub use config::{DrawConfig, SelfPlayConfig, SelfPlayConfigError};
+pub use net_evaluator::NetEvaluator;
+pub use session::{Session, SessionError, SessionReport, SessionTotals};

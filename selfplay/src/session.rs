@@ -1,0 +1,239 @@
+//! A self-play session: worker threads, each with its own evaluator, play a number of games;
+//! this thread collects the finished games and writes them into the run's shards (and PDN).
+
+use crate::config::SelfPlayConfig;
+use crate::run_dir::RunDir;
+use crate::sample::Sample;
+use crate::shard::{write_shard, ShardError, ShardHeader};
+use crate::worker::{run_worker, FinishedGame, GameCounter, GamePlan, WorkerStats};
+use draughts::{Color, GameResult, PdnGame};
+use search::{DecisionRecord, Evaluator, GameEnd, GameRecord, SearchError};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Why a session failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("self-play worker {worker}: {message}")]
+    Evaluator { worker: usize, message: String },
+    #[error("self-play worker {worker}: {source}")]
+    Search { worker: usize, source: SearchError },
+    #[error(transparent)]
+    Shard(#[from] ShardError),
+    #[error(transparent)]
+    RunDir(#[from] crate::run_dir::RunDirError),
+}
+
+/// Running totals of a session, handed to the progress callback after every game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SessionTotals {
+    pub games: u64,
+    /// Searched decision points written as samples.
+    pub samples: u64,
+    /// Plies of all finished games.
+    pub plies: u64,
+    pub black_wins: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    /// Games where resignation was off and a side met the resignation condition.
+    pub resign_checks: u64,
+    /// ...of which that side did not lose.
+    pub resign_false_positives: u64,
+    pub elapsed: Duration,
+}
+
+impl SessionTotals {
+    pub fn games_per_sec(&self) -> f64 {
+        self.games as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    pub fn mean_length(&self) -> f64 {
+        self.plies as f64 / self.games.max(1) as f64
+    }
+
+    fn add(&mut self, record: &GameRecord, samples: usize) {
+        self.games += 1;
+        self.samples += samples as u64;
+        self.plies += record.moves.len() as u64;
+        match record.end.score_for(Color::Black) {
+            1 => self.black_wins += 1,
+            -1 => self.white_wins += 1,
+            _ => self.draws += 1,
+        }
+        if let Some(false_positive) = record.resignation.false_positive(record.end) {
+            self.resign_checks += 1;
+            self.resign_false_positives += false_positive as u64;
+        }
+    }
+}
+
+/// What a session did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SessionReport {
+    pub totals: SessionTotals,
+    /// Summed over the workers.
+    pub workers: WorkerStats,
+}
+
+/// A self-play session's fixed inputs.
+pub struct Session<'a> {
+    pub run: &'a RunDir,
+    pub config: &'a SelfPlayConfig,
+    /// Seeds this session's games (derive it from the run seed and the session's place in the run).
+    pub seed: u64,
+    /// Generation of the net that plays, recorded in the shards.
+    pub generation: Option<u32>,
+}
+
+impl Session<'_> {
+    /// Plays `games` games. `make_evaluator(worker)` runs on each worker's thread and builds its
+    /// evaluator (load the net there). `stop()` is polled between games: once it returns true, no
+    /// new game starts, games in flight are abandoned and what is finished is kept.
+    pub fn play<E, F>(
+        &self,
+        games: u64,
+        make_evaluator: F,
+        stop: &(dyn Fn() -> bool + Sync),
+        mut progress: impl FnMut(&SessionTotals),
+    ) -> Result<SessionReport, SessionError>
+    where
+        E: Evaluator,
+        F: Fn(usize) -> Result<E, String> + Sync,
+    {
+        let plan = GamePlan {
+            mcts: self.config.mcts.clone(),
+            draw_rules: self.config.draw.into(),
+            seed: self.seed,
+            games_in_flight: self.config.games_in_flight,
+        };
+        let counter = GameCounter::new(0, games);
+        let start = Instant::now();
+        let (tx, rx) = mpsc::channel::<FinishedGame>();
+        let mut report = SessionReport::default();
+        let mut pending: Vec<GameRecord> = Vec::new();
+        let worker_results = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..self.config.workers)
+                .map(|worker| {
+                    let (tx, plan, counter, make_evaluator) = (tx.clone(), &plan, &counter, &make_evaluator);
+                    scope.spawn(move || {
+                        let mut evaluator =
+                            make_evaluator(worker).map_err(|message| SessionError::Evaluator { worker, message })?;
+                        run_worker(plan, &mut evaluator, counter, &tx).map_err(|source| SessionError::Search { worker, source })
+                    })
+                })
+                .collect();
+            drop(tx);
+            let mut collected = Ok(());
+            for finished in rx.iter() {
+                if stop() {
+                    counter.stop();
+                }
+                let samples = finished.record.decisions.len();
+                report.totals.add(&finished.record, samples);
+                report.totals.elapsed = start.elapsed();
+                pending.push(finished.record);
+                if pending.len() >= self.config.games_per_shard {
+                    collected = collected.and_then(|()| self.flush(&mut pending));
+                }
+                progress(&report.totals);
+            }
+            let flushed = self.flush(&mut pending);
+            let results: Vec<_> = handles.into_iter().map(|h| h.join().expect("a self-play worker panicked")).collect();
+            collected.and(flushed).map(|()| results)
+        })?;
+        for result in worker_results {
+            report.workers.add(&result?);
+        }
+        report.totals.elapsed = start.elapsed();
+        Ok(report)
+    }
+
+    /// Writes the pending games as one shard (and PDN file) and empties the list.
+    fn flush(&self, pending: &mut Vec<GameRecord>) -> Result<(), SessionError> {
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let samples: Vec<Sample> = pending.iter().flat_map(|g| g.decisions.iter().map(to_sample)).collect();
+        let header = ShardHeader::now(u64::from(std::process::id()), self.generation);
+        let shard = write_shard(&self.run.shards_dir(), &header, &samples)?;
+        if self.config.write_pdn {
+            let games: Vec<PdnGame> = pending.iter().map(to_pdn).collect();
+            let name = shard.file_stem().expect("a shard has a name").to_string_lossy().into_owned();
+            let path = self.run.games_dir().join(format!("{name}.pdn"));
+            crate::run_dir::write_atomic(&path, draughts::write_pdn(&games).as_bytes())?;
+        }
+        pending.clear();
+        Ok(())
+    }
+}
+
+fn to_sample(d: &DecisionRecord) -> Sample {
+    Sample {
+        observation: d.observation,
+        policy: d.policy.clone(),
+        search_value: d.search_value,
+        result: d.result,
+        plies_to_end: d.plies_to_end.min(u16::MAX as u32) as u16,
+        full_search: d.full_search,
+    }
+}
+
+fn to_pdn(record: &GameRecord) -> PdnGame {
+    let mut game = PdnGame::new(record.start);
+    game.moves = record.moves.clone();
+    game.result = match record.end {
+        GameEnd::Played(outcome) => GameResult::from_outcome(Some(outcome)),
+        GameEnd::Resigned { loser: Color::Black } => GameResult::WhiteWins,
+        GameEnd::Resigned { loser: Color::White } => GameResult::BlackWins,
+    };
+    game.set_tag("Event", "checkers-zero self-play");
+    game.set_tag("Black", "self");
+    game.set_tag("White", "self");
+    if let GameEnd::Resigned { loser } = record.end {
+        game.set_tag("Termination", format!("{loser:?} resigned"));
+    }
+    game
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shard::{list_shards, read_shard};
+    use search::UniformEvaluator;
+
+    #[test]
+    fn session_writes_every_game_into_readable_shards_and_pdn() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::create(dir.path()).unwrap();
+        let mut config = SelfPlayConfig { workers: 2, games_in_flight: 3, ..SelfPlayConfig::default() };
+        config.mcts.playout_cap.full_visits = 8;
+        config.mcts.playout_cap.cheap_visits = 2;
+        config.draw.max_plies = 40;
+        let session = Session { run: &run, config: &config, seed: 3, generation: Some(0) };
+        let mut calls = 0;
+        let report = session.play(5, |_| Ok(UniformEvaluator), &|| false, |_| calls += 1).unwrap();
+        assert_eq!(report.totals.games, 5);
+        assert_eq!(calls, 5);
+        let shards = list_shards(&run.shards_dir()).unwrap();
+        assert_eq!(shards.len(), 5, "one shard per game by default");
+        let samples: usize = shards.iter().map(|p| read_shard(p).unwrap().records.len()).sum();
+        assert_eq!(samples as u64, report.totals.samples);
+        let pdn_games: usize = std::fs::read_dir(run.games_dir())
+            .unwrap()
+            .map(|e| draughts::read_pdn(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap().len())
+            .sum();
+        assert_eq!(pdn_games, 5);
+    }
+
+    #[test]
+    fn an_evaluator_that_cannot_be_built_is_an_error_naming_the_worker() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::create(dir.path()).unwrap();
+        let config = SelfPlayConfig::default();
+        let session = Session { run: &run, config: &config, seed: 0, generation: None };
+        let err = session
+            .play(1, |_| Err::<UniformEvaluator, _>("no net".to_string()), &|| false, |_| {})
+            .unwrap_err();
+        assert!(err.to_string().contains("worker 0") && err.to_string().contains("no net"), "{err}");
+    }
+}
