@@ -10,6 +10,7 @@ mod interrupt;
 mod ladder;
 mod match_cmd;
 mod perft;
+mod play;
 mod progress;
 mod run;
 mod run_state;
@@ -44,6 +45,8 @@ enum Command {
     Ladder(ladder::LadderArgs),
     /// The move a player chooses in a FEN position (PDN, full path), with value and PV.
     Bestmove(bestmove::BestmoveArgs),
+    /// Play against a net or a built-in engine in the terminal, typing moves in PDN.
+    Play(play::PlayArgs),
     /// Every performance figure in one run: perft, search, forward, self-play, training.
     Bench(bench::BenchArgs),
 }
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(args),
         Command::Ladder(args) => ladder::run(args),
         Command::Bestmove(args) => bestmove::run(args),
+        Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
     };
     match result {

@@ -1,4 +1,7 @@
 //! The one integration-test binary (libtorch links once): a module per area.
+mod bench;
+mod faults;
 mod model;
+mod play;
 mod run;
 mod train;
