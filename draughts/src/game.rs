@@ -61,7 +61,8 @@ impl Outcome {
 /// any) and the counters the draw rules read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Observation {
-    /// The position before the move in progress.
+    /// The board as it stands: during a capture in progress the moving piece stands on
+    /// `moving_piece` and the pieces it jumped are still on the board ([`Turn::board_now`]).
     pub position: Position,
     /// Where the capturing piece stands mid-capture; `None` at the start of a move.
     pub moving_piece: Option<Square>,
@@ -164,7 +165,12 @@ impl Game {
 
     /// The learner's view in the middle of `turn`, a move in progress from the current position.
     pub fn observation_during(&self, turn: &Turn) -> Observation {
-        Observation { moving_piece: turn.moving_piece(), captured_so_far: turn.captured_so_far(), ..self.observation() }
+        Observation {
+            position: turn.board_now(),
+            moving_piece: turn.moving_piece(),
+            captured_so_far: turn.captured_so_far(),
+            ..self.observation()
+        }
     }
 
     /// Plays a legal move.

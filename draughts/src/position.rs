@@ -103,6 +103,19 @@ impl Position {
         }
     }
 
+    /// The same position with the piece on `from` moved to the empty square `to` (a capture in
+    /// progress, before its jumped pieces are removed).
+    pub(crate) fn relocated(&self, from: Square, to: Square) -> Position {
+        let (from, to) = (Bitboard::from_square(from), Bitboard::from_square(to));
+        let mut next = *self;
+        let side = if (self.pieces[0] & from).is_empty() { 1 } else { 0 };
+        next.pieces[side] = (next.pieces[side] & !from) | to;
+        if !(self.kings & from).is_empty() {
+            next.kings = (next.kings & !from) | to;
+        }
+        next
+    }
+
     /// The position after `mv`, which must be legal here.
     #[inline]
     pub fn play(&self, mv: Move) -> Position {

@@ -60,6 +60,15 @@ impl Turn {
         self.moves.first().and_then(|mv| mv.squares().nth(self.taken))
     }
 
+    /// The board as it stands now: during a capture the moving piece is on its current square
+    /// (same kind), and the pieces it jumped are still on the board. The side to move is unchanged.
+    pub fn board_now(&self) -> Position {
+        match (self.moves.first(), self.moving_piece()) {
+            (Some(mv), Some(at)) => self.position.relocated(mv.from(), at),
+            _ => self.position,
+        }
+    }
+
     /// Pieces captured so far in a capture in progress (still on the board until the move ends).
     pub fn captured_so_far(&self) -> Bitboard {
         match self.moves.first() {

@@ -57,3 +57,20 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_board_mid_capture_shows_the_moving_king_where_it_stands() {
+    // Regression: the learner saw the capturing piece still on its start square mid-capture, so it
+    // could not tell which piece was moving nor whether it was a king.
+    let pos = fen("W:WK7:B10,11,18,19");
+    let mut turn = Turn::new(pos);
+    assert_eq!(turn.board_now(), pos);
+    let step = turn.legal_steps()[0];
+    turn.take(step).unwrap();
+    let at = turn.moving_piece().unwrap();
+    let now = turn.board_now();
+    assert_eq!(now.piece_at(at), Some((draughts::Color::White, true)));
+    assert_eq!(now.piece_at(step.square), None);
+    assert_eq!(now.pieces(draughts::Color::Black), pos.pieces(draughts::Color::Black), "jumped pieces stay until the move ends");
+    assert_eq!(now.side_to_move(), pos.side_to_move());
+}

@@ -10,7 +10,8 @@ use draughts::{Bitboard, Color, Observation, Square};
 use tch::Tensor;
 
 /// Bumped whenever the meaning of any plane changes; checkpoints record it and refuse a mismatch.
-pub const ENCODING_VERSION: u32 = 1;
+/// Version 2: mid-capture, the piece planes show the moving piece on its current square.
+pub const ENCODING_VERSION: u32 = 2;
 
 /// Number of input planes.
 pub const PLANES: usize = 10;

@@ -117,7 +117,7 @@ impl Decision {
     /// What the net sees here; `turn` must be `self.turn()`.
     pub fn observation(&self, turn: &Turn) -> Observation {
         Observation {
-            position: self.position,
+            position: turn.board_now(),
             moving_piece: turn.moving_piece(),
             captured_so_far: if self.taken == 0 { Bitboard::EMPTY } else { turn.captured_so_far() },
             no_progress_plies: self.no_progress,
