@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use model::{DeviceSpec, Inference, PolicyValueNet};
 use report::Figures;
-use selfplay::bench::{bench_selfplay, BenchTimes, SelfPlayBench};
+use selfplay::bench::{bench_selfplay, SelfPlayBench};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use train::bench::bench_train;
@@ -36,8 +36,11 @@ pub struct BenchArgs {
 struct Plan {
     perft_depth: u32,
     mcts: Duration,
+    /// Each forward figure: this long in all, in this many interleaved slices.
     forward: Duration,
-    selfplay: BenchTimes,
+    forward_slices: u32,
+    /// Self-play rounds are played until this much time has passed (at least one round).
+    selfplay: Duration,
     train_steps: u64,
     train_positions: usize,
 }
@@ -45,8 +48,9 @@ struct Plan {
 const FULL: Plan = Plan {
     perft_depth: 11,
     mcts: Duration::from_secs(5),
-    forward: Duration::from_secs(5),
-    selfplay: BenchTimes { selfplay: Duration::from_secs(120), forward: Duration::from_secs(10) },
+    forward: Duration::from_secs(8),
+    forward_slices: 4,
+    selfplay: Duration::from_secs(120),
     train_steps: 60,
     train_positions: 100_000,
 };
@@ -54,9 +58,9 @@ const FULL: Plan = Plan {
 const QUICK: Plan = Plan {
     perft_depth: 11,
     mcts: Duration::from_secs(1),
-    forward: Duration::from_millis(1000),
-    // One round of self-play: `selfplay: 0` still plays a whole round.
-    selfplay: BenchTimes { selfplay: Duration::ZERO, forward: Duration::from_secs(2) },
+    forward: Duration::from_millis(800),
+    forward_slices: 1,
+    selfplay: Duration::ZERO,
     train_steps: 10,
     train_positions: 4_096,
 };
@@ -75,30 +79,26 @@ pub fn run(args: BenchArgs) -> Result<()> {
     // One thread setting for every net figure: the one self-play uses.
     set_cpu_threads(&config, config.selfplay.workers);
     tch::manual_seed(config.seed as i64);
-    let started = Instant::now();
+    let clock = Clock(Instant::now());
     let new_inference = || -> Result<Inference, String> {
         PolicyValueNet::new(&config.net, device).map(|net| Inference::new(net, bf16)).map_err(|e| e.to_string())
     };
 
-    stage(format!("perft depth {} (one thread)", plan.perft_depth));
+    clock.stage(format!("perft depth {} (one thread)", plan.perft_depth));
     let t = Instant::now();
     let perft_nodes = draughts::perft(&draughts::Position::start(), plan.perft_depth);
     let perft_nodes_per_s = perft_nodes as f64 / t.elapsed().as_secs_f64();
 
-    stage("MCTS with the uniform evaluator (one thread)".into());
+    clock.stage("MCTS with the uniform evaluator (one thread)");
     let mcts_sims_per_s = search::bench::uniform_sims_per_sec(plan.mcts);
 
-    let inference = new_inference().map_err(anyhow::Error::msg)?;
-    let forward = FORWARD_BATCHES.map(|batch| {
-        stage(format!("forward pass, batch {batch}"));
-        model::bench::forward_positions_per_sec(&inference, batch, plan.forward)
-    });
-    drop(inference);
+    clock.stage(format!("forward passes, batches {FORWARD_BATCHES:?}"));
+    let forward = forward_rates(&new_inference().map_err(anyhow::Error::msg)?, &plan);
 
-    stage(format!("self-play, rounds of {} games", config.budget.games_per_generation));
+    clock.stage(format!("self-play, rounds of {} games", config.budget.games_per_generation));
     let selfplay = measure_selfplay(&config, &plan, &new_inference)?;
 
-    stage(format!("training, batch {}", config.train.batch_size));
+    clock.stage(format!("training, batch {}", config.train.batch_size));
     let train = bench_train(&config.net, config.train.batch_size, plan.train_steps, plan.train_positions, device)?;
 
     let figures = Figures {
@@ -121,7 +121,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         date: report::utc_now(),
         machine: report::machine(),
     };
-    eprintln!("done in {:.0} s", started.elapsed().as_secs_f64());
+    clock.stage("done");
     report::print_table(&figures, &config, &selfplay, &train, args.quick);
     if let Some(path) = &args.json {
         write_json(path, &figures)?;
@@ -129,7 +129,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// Self-play rounds with a progress bar per round, then the raw forward at their mean batch.
+/// Self-play rounds with a progress bar per round.
 fn measure_selfplay(
     config: &RunConfig,
     plan: &Plan,
@@ -145,8 +145,25 @@ fn measure_selfplay(
     Ok(figures)
 }
 
-fn stage(what: String) {
-    eprintln!("measuring {what} ...");
+/// Positions/s at each of [`FORWARD_BATCHES`], measured in interleaved slices of equal time, so a
+/// change of machine load during the measurement touches every batch size alike.
+fn forward_rates(inference: &Inference, plan: &Plan) -> [f64; 4] {
+    let mut sums = [0.0; 4];
+    for _ in 0..plan.forward_slices {
+        for (sum, batch) in sums.iter_mut().zip(FORWARD_BATCHES) {
+            *sum += model::bench::forward_positions_per_sec(inference, batch, plan.forward / plan.forward_slices);
+        }
+    }
+    sums.map(|sum| sum / f64::from(plan.forward_slices))
+}
+
+/// The progress shown while the bench runs: each stage on stderr with the time so far.
+struct Clock(Instant);
+
+impl Clock {
+    fn stage(&self, what: impl std::fmt::Display) {
+        eprintln!("[{:5.1} s] {what}", self.0.elapsed().as_secs_f64());
+    }
 }
 
 fn write_json(path: &Path, figures: &Figures) -> Result<()> {

@@ -1,7 +1,7 @@
 //! The bench figures as JSON keys and as a table, with the date and the machine they were measured on.
 
 use crate::config::RunConfig;
-use selfplay::bench::SelfPlayBench;
+use selfplay::bench::{SelfPlayBench, SHADOW_EVERY};
 use std::time::{SystemTime, UNIX_EPOCH};
 use tch::Device;
 use train::bench::TrainBench;
@@ -35,8 +35,9 @@ pub struct Figures {
 /// details behind the self-play and training ratios.
 pub fn print_table(f: &Figures, config: &RunConfig, s: &SelfPlayBench, t: &TrainBench, quick: bool) {
     let net = format!("{}x{}", config.net.blocks, config.net.channels);
+    let wait_policy = std::env::var("OMP_WAIT_POLICY").map_or(String::new(), |p| format!(", OMP_WAIT_POLICY={p}"));
     println!(
-        "checkers-zero {} bench{}, {}, {}, device {}, {} libtorch threads",
+        "checkers-zero {} bench{}, {}, {}, device {}, {} libtorch threads{wait_policy}",
         f.version,
         if quick { " --quick" } else { "" },
         f.date,
@@ -66,8 +67,22 @@ pub fn print_table(f: &Figures, config: &RunConfig, s: &SelfPlayBench, t: &Train
             100.0 * s.net_busy_share
         ),
     );
-    row("raw forward at that batch", rate(s.raw_forward_per_s, "pos/s"), format!("batch {:.0}, same threads, times the workers", s.mean_batch));
-    row("inference efficiency", format!("{:.0}%", 100.0 * f.inference_efficiency), "self-play pos/s over raw forward pos/s".into());
+    row(
+        "raw forward, same batches",
+        rate(s.raw_forward_per_s, "pos/s"),
+        format!("every {SHADOW_EVERY}th self-play batch repeated on its worker's thread, times the workers"),
+    );
+    row("inference efficiency", format!("{:.0}%", 100.0 * f.inference_efficiency), "self-play pos/s over raw forward pos/s at the same batches".into());
+    row(
+        "raw forward, mean batch",
+        rate(s.raw_forward_mean_batch_per_s, "pos/s"),
+        format!("running mean batch, every {SHADOW_EVERY}th batch on the worker's thread, times the workers"),
+    );
+    row(
+        "inference efficiency, mean batch",
+        format!("{:.0}%", 100.0 * s.inference_efficiency_mean_batch),
+        "self-play pos/s over raw forward pos/s at the mean batch".into(),
+    );
     row("self-play games", format!("{:.0}/h", f.selfplay_games_per_hour), format!("{net} net, {} games in flight per worker", config.selfplay.games_in_flight));
     row("training", rate(f.train_samples_per_s, "samples/s"), format!("replay window to train step, batch {}, {} steps", t.batch_size, t.steps));
     row("training efficiency", format!("{:.0}%", 100.0 * f.train_efficiency), format!("over raw train steps ({})", rate(t.raw_samples_per_s, "samples/s")));

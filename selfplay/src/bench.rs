@@ -1,17 +1,25 @@
-//! Self-play throughput for the `bench` command, beside the raw forward throughput of the same
-//! net at the same mean batch size and thread setting: the inference-efficiency ratio.
+//! Self-play throughput for the `bench` command, and the inference-efficiency ratio: self-play's
+//! positions evaluated per second over the raw forward throughput of the same net at the same
+//! batch size and thread setting.
 //!
 //! Self-play is measured as `run` plays it: whole rounds of games (a generation), with shards
-//! written to a scratch run directory, so the figure includes the search, the evaluator's
-//! encoding and priors, the shrinking batches at the end of a round and the shard writing.
+//! written to a scratch run directory, so its figure includes the search, the evaluator's
+//! encoding and priors, the shrinking batches at the end of a round and the shard writing. The
+//! raw forward is measured by shadow passes ([`shadow`]) on the workers' own threads between
+//! their batches, so both sides of the ratio see the same machine load; the shadow time is taken
+//! out of self-play's time.
+
+mod shadow;
 
 use crate::config::SelfPlayConfig;
 use crate::net_evaluator::NetEvaluator;
 use crate::run_dir::RunDir;
 use crate::session::{Session, SessionError, SessionTotals};
 use crate::worker::WorkerStats;
-use model::bench::forward_positions_per_sec;
 use model::Inference;
+use shadow::{ShadowEvaluator, ShadowTotals};
+pub use shadow::SHADOW_EVERY;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Figures of one self-play benchmark.
@@ -27,66 +35,66 @@ pub struct SelfPlayBench {
     /// `positions / batches`.
     pub mean_batch: f64,
     pub workers: usize,
-    /// Wall-clock seconds of all rounds.
+    /// Wall-clock seconds of all rounds, shadow passes taken out.
     pub seconds: f64,
-    /// Positions evaluated per wall-clock second, over all workers.
+    /// Positions evaluated per second, over all workers.
     pub positions_per_s: f64,
     pub games_per_hour: f64,
     /// Share of the workers' time spent inside the evaluator (encoding, forward, priors).
     pub net_busy_share: f64,
-    /// Raw forward positions/s of one net at each round's mean batch size (rounded), times the
-    /// workers, averaged over the rounds weighted by their duration.
+    /// Raw forward positions/s repeating self-play's own batches (so at its batch sizes), times
+    /// the workers.
     pub raw_forward_per_s: f64,
     /// `positions_per_s / raw_forward_per_s`.
     pub inference_efficiency: f64,
+    /// Raw forward positions/s at the running mean batch size, times the workers.
+    pub raw_forward_mean_batch_per_s: f64,
+    /// `positions_per_s / raw_forward_mean_batch_per_s`: also charges self-play for the spread
+    /// of its batch sizes (small batches while a round's last games finish).
+    pub inference_efficiency_mean_batch: f64,
 }
 
-/// How long to measure.
-#[derive(Clone, Copy, Debug)]
-pub struct BenchTimes {
-    /// Rounds are played until this much time has passed (at least one round, never cut short).
-    pub selfplay: Duration,
-    /// The raw forward measurement after each round.
-    pub forward: Duration,
-}
-
-/// Plays rounds of `games_per_round` games with `config` until `times.selfplay` has passed, each
-/// worker with its own net from `make_inference` (called on the worker's thread; the same
-/// architecture every time, the weights only change which games are played). After each round,
-/// measures the raw forward throughput ([`forward_positions_per_sec`]) of one more net from
-/// `make_inference` at that round's mean batch size, on a new thread as the workers run, under
-/// the caller's thread setting: pairing each round with its own raw figure keeps the ratio fair
-/// on a machine whose load changes. `progress` gets the running totals of the current round.
+/// Plays rounds of `games_per_round` games with `config` until `duration` has passed (at least
+/// one round; a round is never cut short), each worker with its own net from `make_inference`
+/// (called on the worker's thread; the same architecture every time, the weights only change
+/// which games are played), under the caller's thread setting. `progress` gets the running
+/// totals of the current round after each game.
 pub fn bench_selfplay<F>(
     config: &SelfPlayConfig,
     games_per_round: u64,
     make_inference: F,
-    times: BenchTimes,
+    duration: Duration,
     mut progress: impl FnMut(&SessionTotals),
 ) -> Result<SelfPlayBench, SessionError>
 where
     F: Fn() -> Result<Inference, String> + Sync,
 {
     let scratch = std::env::temp_dir().join(format!("checkers-zero-selfplay-bench-{}", std::process::id()));
-    let played = play_rounds(&scratch, config, games_per_round, &make_inference, times, &mut progress);
+    let played = play_rounds(&scratch, config, games_per_round, &make_inference, duration, &mut progress);
     // A scratch folder left behind is harmless; its removal cannot fail the benchmark.
     let _ = std::fs::remove_dir_all(&scratch);
-    let Rounds { rounds, games, stats, seconds, raw_forward_seconds } = played?;
+    let Rounds { rounds, games, stats, elapsed, shadow } = played?;
+    let workers = config.workers as f64;
+    let shadow_time = shadow.time().as_secs_f64();
+    let seconds = elapsed.as_secs_f64() - shadow_time / workers;
     let positions_per_s = stats.positions as f64 / seconds;
-    let raw_forward_per_s = config.workers as f64 * raw_forward_seconds / seconds;
+    let raw_forward_per_s = workers * shadow.same_batch.per_sec();
+    let raw_forward_mean_batch_per_s = workers * shadow.mean_batch.per_sec();
     Ok(SelfPlayBench {
         rounds,
         games,
         positions: stats.positions,
         batches: stats.batches,
-        mean_batch: mean_batch(&stats),
+        mean_batch: stats.positions as f64 / stats.batches.max(1) as f64,
         workers: config.workers,
         seconds,
         positions_per_s,
         games_per_hour: games as f64 * 3600.0 / seconds,
-        net_busy_share: stats.net_busy_share(),
+        net_busy_share: (stats.eval_time.as_secs_f64() - shadow_time) / (stats.total_time.as_secs_f64() - shadow_time),
         raw_forward_per_s,
         inference_efficiency: positions_per_s / raw_forward_per_s,
+        raw_forward_mean_batch_per_s,
+        inference_efficiency_mean_batch: positions_per_s / raw_forward_mean_batch_per_s,
     })
 }
 
@@ -95,10 +103,9 @@ struct Rounds {
     rounds: u64,
     games: u64,
     stats: WorkerStats,
-    /// Wall-clock seconds of the rounds.
-    seconds: f64,
-    /// Each round's raw forward rate times its seconds, summed (for the weighted mean).
-    raw_forward_seconds: f64,
+    /// Wall-clock time of the rounds, shadow passes included.
+    elapsed: Duration,
+    shadow: ShadowTotals,
 }
 
 fn play_rounds(
@@ -106,33 +113,25 @@ fn play_rounds(
     config: &SelfPlayConfig,
     games_per_round: u64,
     make_inference: &(impl Fn() -> Result<Inference, String> + Sync),
-    times: BenchTimes,
+    duration: Duration,
     progress: &mut impl FnMut(&SessionTotals),
 ) -> Result<Rounds, SessionError> {
     let run = RunDir::create(scratch)?;
-    let mut sum = Rounds { rounds: 0, games: 0, stats: WorkerStats::default(), seconds: 0.0, raw_forward_seconds: 0.0 };
+    let shadow = Mutex::new(ShadowTotals::default());
+    let max_batch = config.games_in_flight * config.mcts.leaves_per_batch as usize;
+    let make_evaluator = |_| make_inference().map(|net| ShadowEvaluator::new(NetEvaluator::new(net), max_batch, &shadow));
+    let (mut rounds, mut games, mut stats, mut elapsed) = (0, 0, WorkerStats::default(), Duration::ZERO);
     let start = Instant::now();
-    while sum.rounds == 0 || start.elapsed() < times.selfplay {
-        let session = Session { run: &run, config, seed: sum.rounds, generation: None };
-        let report = session.play(games_per_round, |_| make_inference().map(NetEvaluator::new), &|| false, &mut *progress)?;
-        let seconds = report.totals.elapsed.as_secs_f64();
-        let batch = mean_batch(&report.workers).round() as usize;
-        let raw = std::thread::scope(|scope| {
-            scope.spawn(|| make_inference().map(|net| forward_positions_per_sec(&net, batch, times.forward))).join()
-        })
-        .expect("the raw forward measurement panicked")
-        .map_err(|message| SessionError::Evaluator { worker: 0, message })?;
-        sum.stats.add(&report.workers);
-        sum.games += report.totals.games;
-        sum.seconds += seconds;
-        sum.raw_forward_seconds += raw * seconds;
-        sum.rounds += 1;
+    while rounds == 0 || start.elapsed() < duration {
+        let session = Session { run: &run, config, seed: rounds, generation: None };
+        let report = session.play(games_per_round, make_evaluator, &|| false, &mut *progress)?;
+        stats.add(&report.workers);
+        games += report.totals.games;
+        elapsed += report.totals.elapsed;
+        rounds += 1;
     }
-    Ok(sum)
-}
-
-fn mean_batch(stats: &WorkerStats) -> f64 {
-    stats.positions as f64 / stats.batches.max(1) as f64
+    let shadow = shadow.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    Ok(Rounds { rounds, games, stats, elapsed, shadow })
 }
 
 #[cfg(test)]
@@ -147,55 +146,10 @@ mod tests {
         config.mcts.playout_cap.cheap_visits = 2;
         config.draw.max_plies = 20;
         let net = || PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).map(|n| Inference::new(n, false));
-        let times = BenchTimes { selfplay: Duration::ZERO, forward: Duration::from_millis(10) };
-        let figures = bench_selfplay(&config, 3, || net().map_err(|e| e.to_string()), times, |_| {}).unwrap();
+        let figures = bench_selfplay(&config, 3, || net().map_err(|e| e.to_string()), Duration::ZERO, |_| {}).unwrap();
         assert_eq!((figures.rounds, figures.games), (1, 3));
-        for x in [figures.mean_batch, figures.positions_per_s, figures.games_per_hour, figures.raw_forward_per_s, figures.inference_efficiency] {
+        for x in [figures.mean_batch, figures.positions_per_s, figures.games_per_hour, figures.raw_forward_per_s, figures.inference_efficiency, figures.inference_efficiency_mean_batch] {
             assert!(x.is_finite() && x > 0.0, "{figures:?}");
         }
-    }
-}
-
-#[cfg(test)]
-mod experiment {
-    use crate::worker::{run_worker, GameCounter, GamePlan};
-    use crate::NetEvaluator;
-    use model::{Inference, NetConfig, PolicyValueNet};
-    use search::{EvalRequest, Evaluation, Evaluator, MctsConfig};
-    use std::time::{Duration, Instant};
-
-    struct Rec(NetEvaluator, Vec<(usize, Duration)>);
-    impl Evaluator for Rec {
-        fn evaluate(&mut self, r: &[EvalRequest]) -> Vec<Evaluation> {
-            let t = Instant::now();
-            let out = self.0.evaluate(r);
-            self.1.push((r.len(), t.elapsed()));
-            out
-        }
-    }
-
-    #[test]
-    #[ignore]
-    fn histogram() {
-        let threads: i32 = std::env::var("T").map_or(2, |t| t.parse().unwrap());
-        tch::set_num_threads(threads);
-        let mut mcts = MctsConfig::default();
-        mcts.leaves_per_batch = 4;
-        mcts.playout_cap.full_visits = 64;
-        mcts.playout_cap.cheap_visits = 16;
-        let plan = GamePlan { mcts, draw_rules: draughts::DrawRules { max_plies: 200, ..Default::default() }, seed: 1, games_in_flight: 96 };
-        std::thread::scope(|s| { s.spawn(|| {
-            let inf = Inference::new(PolicyValueNet::new(&NetConfig::new(4, 32), tch::Device::Cpu).unwrap(), false);
-            let mut rec = Rec(NetEvaluator::new(inf), Vec::new());
-            let (tx, _rx) = std::sync::mpsc::channel();
-            let stats = run_worker(&plan, &mut rec, &GameCounter::new(0, 96), &tx).unwrap();
-            println!("threads {threads} {stats:?} pos/s {:.0}", stats.positions as f64 / stats.total_time.as_secs_f64());
-            for (lo, hi) in [(0, 32), (32, 128), (128, 256), (256, 400)] {
-                let sel: Vec<_> = rec.1.iter().filter(|(n, _)| *n >= lo && *n < hi).collect();
-                let pos: usize = sel.iter().map(|x| x.0).sum();
-                let t: f64 = sel.iter().map(|x| x.1.as_secs_f64()).sum();
-                println!("batch {lo}..{hi}: {} calls, {pos} pos, {t:.2} s, {:.0} pos/s", sel.len(), pos as f64 / t);
-            }
-        }); });
     }
 }

@@ -24,6 +24,11 @@ impl NetEvaluator {
     pub fn inference(&self) -> &Inference {
         &self.inference
     }
+
+    /// The encoded batch of the last call (`requests * INPUT_SIZE` values).
+    pub(crate) fn last_input(&self) -> &[f32] {
+        &self.input
+    }
 }
 
 impl Evaluator for NetEvaluator {
@@ -60,7 +65,7 @@ mod tests {
     use model::{NetConfig, PolicyValueNet};
     use std::ops::ControlFlow;
 
-    /// Decision points of random games (mid-capture ones included) as search requests.
+    /// The first `count` (at least one) decision points of random games, mid-capture ones included.
     fn requests(count: usize) -> Vec<EvalRequest> {
         let mut out = Vec::new();
         model::sample::for_each_decision(7, usize::MAX, |observation, turn| {
@@ -74,7 +79,8 @@ mod tests {
     fn evaluations_match_the_net_evals_of_the_model() {
         let net = PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
         let mut evaluator = NetEvaluator::new(Inference::new(net, false));
-        for count in [5, 2, 0] {
+        assert!(evaluator.evaluate(&[]).is_empty());
+        for count in [5, 2, 1] {
             let requests = requests(count);
             let observations: Vec<_> = requests.iter().map(|r| r.observation).collect();
             let expected = evaluator.inference().evaluate(&observations);

@@ -1,0 +1,50 @@
+//! `checkers-zero bench --quick` on the tiny config: every figure of the JSON is there, with a
+//! finite positive value (timings are not checked: shared machines are noisy).
+
+use std::process::Command;
+
+/// The JSON keys the bench promises (issue: "`checkers-zero bench`").
+const NUMBERS: [&str; 14] = [
+    "perft_nodes_per_s",
+    "perft_depth",
+    "perft_nodes",
+    "mcts_sims_per_s",
+    "forward_pos_per_s_b1",
+    "forward_pos_per_s_b64",
+    "forward_pos_per_s_b256",
+    "forward_pos_per_s_b1024",
+    "selfplay_pos_per_s",
+    "inference_efficiency",
+    "selfplay_games_per_hour",
+    "train_samples_per_s",
+    "train_efficiency",
+    "threads",
+];
+const TEXTS: [&str; 4] = ["device", "version", "date", "machine"];
+
+#[test]
+fn quick_bench_on_the_tiny_config_writes_every_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("bench.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_checkers-zero"))
+        .args(["bench", "--quick", "--config", "configs/tiny.toml", "--device", "cpu", "--json"])
+        .arg(&json)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "bench failed:\n{text}");
+    assert!(text.contains("| inference efficiency |"), "no table:\n{text}");
+
+    let figures: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for key in NUMBERS {
+        let value = figures.get(key).and_then(|v| v.as_f64()).unwrap_or_else(|| panic!("{key} missing or not a number: {figures:?}"));
+        assert!(value.is_finite() && value > 0.0, "{key} = {value}");
+    }
+    for key in TEXTS {
+        assert!(figures.get(key).and_then(|v| v.as_str()).is_some_and(|s| !s.is_empty()), "{key} missing: {figures:?}");
+    }
+    assert_eq!(figures.len(), 18, "exactly the promised keys: {:?}", figures.keys().collect::<Vec<_>>());
+    assert_eq!(figures["device"], "cpu");
+}
