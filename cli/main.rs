@@ -52,6 +52,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    omp_threads_sleep_when_idle();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(args),
@@ -71,6 +72,22 @@ fn main() -> ExitCode {
             eprintln!("error: {}", describe(&err));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// libtorch's OpenMP threads spin while they wait by default. When other work shares the cores
+/// (self-play workers, a trainer, other programs) that spinning slowed forward passes by up to
+/// 100x on a 2-core machine; letting idle threads sleep (`OMP_WAIT_POLICY=PASSIVE`) cured it.
+/// OpenMP reads the variable when it loads, before `main`, so the process starts itself again
+/// with it set, unless the user chose a policy.
+fn omp_threads_sleep_when_idle() {
+    use std::os::unix::process::CommandExt;
+    if std::env::var_os("OMP_WAIT_POLICY").is_some() {
+        return;
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        // `exec` returns only when it fails; then carry on with the default policy.
+        let _ = std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("OMP_WAIT_POLICY", "PASSIVE").exec();
     }
 }
 

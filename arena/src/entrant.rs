@@ -1,7 +1,7 @@
 //! A contestant built from a [`PlayerSpec`]: nets loaded once and shared by all games.
 
 use crate::error::ArenaError;
-use crate::net_evaluator::{NetEvaluator, SharedNet};
+use selfplay::{NetEvaluator, SharedNet};
 use crate::player::{Contestant, Player};
 use crate::players::alphabeta::AlphaBetaPlayer;
 use crate::players::mcts::{MctsPlayer, Thinking};

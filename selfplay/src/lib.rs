@@ -11,5 +11,5 @@ pub mod shard;
 pub mod worker;
 
 pub use config::{DrawConfig, SelfPlayConfig, SelfPlayConfigError};
-pub use net_evaluator::NetEvaluator;
+pub use net_evaluator::{NetEvaluator, NetHandle, SharedNet};
 pub use session::{Session, SessionError, SessionReport, SessionTotals};

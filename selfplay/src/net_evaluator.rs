@@ -7,22 +7,45 @@
 use model::encoding::{encode_into, INPUT_SIZE};
 use model::{Inference, OUTPUT_SIZE, WDL_OFFSET};
 use search::{EvalRequest, Evaluation, Evaluator, Priors};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// A net shared by several players (the games of a match); tch tensors are not `Sync`, so it
+/// sits behind a mutex.
+pub type SharedNet = Arc<Mutex<Inference>>;
+
+/// A net the evaluator can run: its own (a self-play worker), or a shared one.
+pub trait NetHandle {
+    /// See [`Inference::forward_encoded`].
+    fn forward_encoded(&self, input: &[f32]) -> Vec<f32>;
+}
+
+impl NetHandle for Inference {
+    fn forward_encoded(&self, input: &[f32]) -> Vec<f32> {
+        Inference::forward_encoded(self, input)
+    }
+}
+
+impl NetHandle for SharedNet {
+    fn forward_encoded(&self, input: &[f32]) -> Vec<f32> {
+        self.lock().unwrap_or_else(PoisonError::into_inner).forward_encoded(input)
+    }
+}
 
 /// Evaluates a batch of search requests with one forward pass of the net.
-#[derive(Debug)]
-pub struct NetEvaluator {
-    inference: Inference,
+#[derive(Debug, Clone)]
+pub struct NetEvaluator<N = Inference> {
+    net: N,
     /// The encoded batch (`requests * INPUT_SIZE` values), reused across calls.
     input: Vec<f32>,
 }
 
-impl NetEvaluator {
-    pub fn new(inference: Inference) -> NetEvaluator {
-        NetEvaluator { inference, input: Vec::new() }
+impl<N: NetHandle> NetEvaluator<N> {
+    pub fn new(net: N) -> NetEvaluator<N> {
+        NetEvaluator { net, input: Vec::new() }
     }
 
-    pub fn inference(&self) -> &Inference {
-        &self.inference
+    pub fn net(&self) -> &N {
+        &self.net
     }
 
     /// The encoded batch of the last call (`requests * INPUT_SIZE` values).
@@ -31,13 +54,13 @@ impl NetEvaluator {
     }
 }
 
-impl Evaluator for NetEvaluator {
+impl<N: NetHandle> Evaluator for NetEvaluator<N> {
     fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
         self.input.resize(requests.len() * INPUT_SIZE, 0.0);
         for (request, encoded) in requests.iter().zip(self.input.chunks_exact_mut(INPUT_SIZE)) {
             encode_into(&request.observation, encoded);
         }
-        let output = self.inference.forward_encoded(&self.input);
+        let output = self.net.forward_encoded(&self.input);
         requests.iter().zip(output.chunks_exact(OUTPUT_SIZE)).map(|(request, row)| to_evaluation(request, row)).collect()
     }
 }
@@ -83,7 +106,7 @@ mod tests {
         for count in [5, 2, 1] {
             let requests = requests(count);
             let observations: Vec<_> = requests.iter().map(|r| r.observation).collect();
-            let expected = evaluator.inference().evaluate(&observations);
+            let expected = evaluator.net().evaluate(&observations);
             let got = evaluator.evaluate(&requests);
             assert_eq!(got.len(), count);
             for ((request, eval), got) in requests.iter().zip(&expected).zip(&got) {

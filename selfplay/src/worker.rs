@@ -58,9 +58,13 @@ impl GameCounter {
         (n < self.end).then_some(n)
     }
 
-    /// No new games start after this; games in flight finish.
+    /// No new games start after this, and workers abandon the games in flight.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
     }
 }
 
@@ -108,7 +112,7 @@ pub fn run_worker(
             let Some(number) = counter.take() else { break };
             games.push((number, plan.start(number)?));
         }
-        if games.is_empty() {
+        if games.is_empty() || counter.is_stopped() {
             break;
         }
         requests.clear();

@@ -68,7 +68,7 @@ impl<'a> ShadowEvaluator<'a> {
 
     fn time_forward(&self, input: &[f32]) -> Duration {
         let start = Instant::now();
-        self.inner.inference().forward_encoded(input);
+        self.inner.net().forward_encoded(input);
         start.elapsed()
     }
 }
