@@ -67,7 +67,7 @@ impl RunConfig {
 
     /// Parses and validates config text.
     pub fn parse(text: &str) -> Result<RunConfig> {
-        let config: RunConfig = toml::from_str(text)?;
+        let config: RunConfig = toml::from_str(text).map_err(|e| anyhow::anyhow!(one_line(text, &e)))?;
         config.validate()?;
         Ok(config)
     }
@@ -98,6 +98,28 @@ impl RunConfig {
         self.gate.validate().context("in section [gate]")?;
         Ok(())
     }
+}
+
+/// A TOML error on one line: where (line, column and, when the error is about one, the key as
+/// `section.key`) and what. The parser's own text spans several lines with a drawn excerpt.
+fn one_line(text: &str, error: &toml::de::Error) -> String {
+    let message = error.message().trim().replace('\n', " ");
+    let Some(span) = error.span().filter(|s| s.end <= text.len() && !text[s.clone()].trim_end().contains('\n')) else {
+        return message;
+    };
+    let before = &text[..span.start];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    let key = key_on_line(text, line).map_or(String::new(), |key| format!(", `{key}`"));
+    format!("line {line}, column {column}{key}: {message}")
+}
+
+/// The key set on line `line` (1-based) of `text`, prefixed by its section.
+fn key_on_line(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().take(line).collect();
+    let key = lines.last()?.split_once('=')?.0.trim();
+    let section = lines.iter().rev().find_map(|l| l.trim().strip_prefix('[')?.strip_suffix(']'));
+    Some(section.map_or_else(|| key.to_string(), |s| format!("{}.{key}", s.trim_matches(['[', ']']).trim())))
 }
 
 fn to_text<S: Serializer, T: Display>(value: &T, s: S) -> Result<S::Ok, S::Error> {
@@ -132,6 +154,20 @@ mod tests {
     }
 
     #[test]
+    fn toml_errors_were_several_lines_without_the_key() {
+        for (from, to, expected) in [
+            ("workers = 1", "workers = \"two\"", "line 18, column 11, `selfplay.workers`: invalid type: string \"two\""),
+            ("[selfplay]", "[selfplay]\nworkerz = 3", "line 18, column 1, `selfplay.workerz`: unknown field `workerz`"),
+            ("seed = 7", "seed = -", "line 3, column 9, `seed`: invalid integer"),
+        ] {
+            let err = format!("{:#}", RunConfig::parse(&shipped("tiny.toml").replacen(from, to, 1)).unwrap_err());
+            assert!(err.starts_with(expected) && !err.contains('\n'), "{err}");
+        }
+        let err = format!("{:#}", RunConfig::parse("seed = 1").unwrap_err());
+        assert!(err.contains("missing field `net`") && !err.contains('\n'), "{err}");
+    }
+
+    #[test]
     fn bad_value_is_named_with_its_section() {
         let text = shipped("tiny.toml").replace("workers = 1", "workers = 0");
         let err = format!("{:#}", RunConfig::parse(&text).unwrap_err());
@@ -147,4 +183,24 @@ mod tests {
         let err = format!("{:#}", RunConfig::parse(&text).unwrap_err());
         assert!(err.contains("device") && err.contains("tpu"), "{err}");
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(10_000))]
+
+        /// The tiny config with a slice of it replaced by any text: a config or a one-line error,
+        /// never a panic.
+        #[test]
+        fn damaged_config_text_is_refused_on_one_line_without_panicking(
+            at in 0.0..1.0f64, cut in 0usize..40, insert in "[\\[\\]=a-z0-9_.\"' \n#-]{0,16}|\\PC{0,8}"
+        ) {
+            let tiny = shipped("tiny.toml"); // ASCII: every byte index is a char boundary
+            let start = (at * tiny.len() as f64) as usize;
+            let end = (start + cut).min(tiny.len());
+            let text = format!("{}{insert}{}", &tiny[..start], &tiny[end..]);
+            if let Err(e) = RunConfig::parse(&text) {
+                proptest::prop_assert!(!format!("{e:#}").contains('\n'), "{e:#}");
+            }
+        }
+    }
 }
+

@@ -6,7 +6,6 @@ use crate::run_state::{relative_to_run, unix_now};
 use anyhow::{Context, Result};
 use arena::{append_results, run_gate, Contestant, Entrant, GateConfig, GateRecord, NetOptions, NetSource, PlayerSpec, ResultRecord};
 use selfplay::run_dir::{BestNet, RunDir};
-use std::io::Write;
 use std::path::Path;
 use train::{EvalFigures, TbLogger};
 
@@ -49,16 +48,17 @@ pub fn gate(run: &RunDir, config: &RunConfig, step: u64, best: &BestNet, tb: &mu
             BestNet { checkpoint: relative_to_run(run, &candidate_path), step, generation: best.generation + 1, promoted_at: unix_now() };
         run.set_best(&promoted)?;
     }
-    append_line(&run.gates_file(), &serde_json::to_string(&record)?)?;
+    selfplay::run_dir::append_lines(&run.gates_file(), &format!("{}\n", serde_json::to_string(&record)?))?;
     let results: Vec<ResultRecord> = report.games.iter().map(ResultRecord::of).collect();
     append_results(&run.games_dir().join(arena::RESULTS_FILE), &results)?;
+    let elo = ladder_elo(run, step)?;
     tb.evaluation(
         step,
         &EvalFigures {
             wins: record.wins.into(),
             draws: record.draws.into(),
             losses: record.losses.into(),
-            elo: arena::elo_of_score(record.score) as f32,
+            elo: elo.as_ref().map_or(arena::elo_of_score(record.score), |(r, _)| r.elo) as f32,
             promoted: record.promoted,
         },
     )?;
@@ -71,16 +71,22 @@ pub fn gate(run: &RunDir, config: &RunConfig, step: u64, best: &BestNet, tb: &mu
         record.games,
         if record.promoted { "promoted" } else { "kept the best net" }
     );
+    if let Some((r, anchor)) = elo {
+        println!("  ladder: the candidate at {:+.0} ± {:.0} Elo ({anchor} = 0)", r.elo, r.margin);
+    }
     Ok(record)
+}
+
+/// The ladder rating of the net of training step `step` over all the run's recorded games, and
+/// the anchor (`random` if it played, else the run's first net); `None` when the fit cannot say.
+fn ladder_elo(run: &RunDir, step: u64) -> Result<Option<(arena::Rating, String)>> {
+    let results = arena::read_results(&run.games_dir().join(arena::RESULTS_FILE))?;
+    let anchor = crate::ladder::default_anchor(&results.records);
+    let rating = arena::rate(&arena::linked_to(&results.records, &anchor), &anchor).ok().and_then(|ratings| ratings.into_iter().find(|r| r.step == Some(step)));
+    Ok(rating.map(|r| (r, anchor)))
 }
 
 fn net_entrant(run: &RunDir, checkpoint: &Path, options: &NetOptions) -> Result<Entrant> {
     let net = NetSource { checkpoint: checkpoint.to_path_buf(), run_dir: Some(run.root().to_path_buf()) };
     Ok(Entrant::load(&PlayerSpec::Mcts { net, playouts: Some(options.playouts) }, options)?)
-}
-
-/// Appends one line and makes it durable.
-fn append_line(path: &Path, line: &str) -> Result<()> {
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).with_context(|| format!("opening {}", path.display()))?;
-    writeln!(file, "{line}").and_then(|()| file.sync_all()).with_context(|| format!("writing {}", path.display()))
 }

@@ -4,7 +4,7 @@
 
 use crate::match_cmd::signed;
 use anyhow::{Context, Result};
-use arena::{elo_svg, rate, read_results, run_results_file, VIRTUAL_DRAWS};
+use arena::{elo_svg, linked_to, rate, read_results, run_results_file, VIRTUAL_DRAWS};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -28,11 +28,22 @@ pub fn run(args: LadderArgs) -> Result<()> {
     }
     anyhow::ensure!(!results.records.is_empty(), "{}: no recorded games", file.display());
     let anchor = args.anchor.clone().unwrap_or_else(|| default_anchor(&results.records));
-    let ratings = rate(&results.records, &anchor)?;
+    let linked = linked_to(&results.records, &anchor);
+    if linked.len() < results.records.len() {
+        let mut apart: Vec<&str> = results.records.iter().filter(|r| !linked.contains(r)).map(|r| r.black.as_str()).collect();
+        apart.sort_unstable();
+        apart.dedup();
+        eprintln!(
+            "note: {} games among players no chain of games links to {anchor} are left out ({}); choose another --anchor to rate them",
+            results.records.len() - linked.len(),
+            apart.join(", ")
+        );
+    }
+    let ratings = rate(&linked, &anchor)?;
     let width = ratings.iter().map(|r| r.name.len()).max().unwrap_or(0).max(6);
     println!(
         "{} games; Bradley-Terry fit, draws as half points, {VIRTUAL_DRAWS} virtual draw per pair that met, {} = 0",
-        results.records.len(),
+        linked.len(),
         anchor
     );
     println!("{:width$}  {:>8}  {:>5}  {:>5}  {:>6}  {:>5}", "player", "step", "games", "score", "Elo", "±95%");
@@ -54,7 +65,7 @@ pub fn run(args: LadderArgs) -> Result<()> {
 }
 
 /// `random` when it played; otherwise the net of the lowest training step (the run's first net).
-fn default_anchor(records: &[arena::ResultRecord]) -> String {
+pub fn default_anchor(records: &[arena::ResultRecord]) -> String {
     let sides = records.iter().flat_map(|r| [(&r.black, r.black_step), (&r.white, r.white_step)]);
     let mut anchor: Option<(&String, Option<u64>)> = None;
     for (name, step) in sides {

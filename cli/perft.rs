@@ -5,9 +5,13 @@ use clap::Args;
 use draughts::{PerftCounter, Position};
 use std::time::Instant;
 
+/// Deeper counts would run for years (perft(13) is already 1.8 billion leaves).
+const MAX_DEPTH: u32 = 25;
+
 #[derive(Args)]
 pub struct PerftArgs {
     /// Depth in plies.
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
     depth: u32,
     /// Start position in draughts FEN, e.g. `W:WK7:B10,11,18,19` (default: the initial position).
     #[arg(long)]

@@ -65,8 +65,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         println!("generation {generation}: self-play with {}", best.checkpoint.display());
         let games = games_for_phase(&config.budget, &spent);
         let seed = phase_seed(config.seed, spent.games);
-        let report = play_games(&run, &config, &best, games, seed)?;
-        progress.add_games(report.totals.games)?;
+        let report = play_games(&run, &config, &best, games, seed, |written| progress.add_games(written))?;
         tb.selfplay(trainer.step(), &figures(&report.totals))?;
         println!("  {}", describe(&report.totals));
         set_cpu_threads(&config, 1);

@@ -37,24 +37,33 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     let games = args.games.unwrap_or(config.budget.games_per_generation);
     // Separate processes must not replay each other's games: mix the process into the seed.
     let seed = config.seed ^ (u64::from(std::process::id()) << 32) ^ crate::run_state::unix_now();
-    let report = play_games(&run, &config, &best, games, seed)?;
+    let report = play_games(&run, &config, &best, games, seed, |_| Ok(()))?;
     print_summary(&report);
     Ok(())
 }
 
-/// Plays `games` games with `best` into the run's shards, with a progress bar.
+/// Plays `games` games with `best` into the run's shards, with a progress bar. `written(n)` is
+/// called as soon as `n` more games are on disk in shards (so a caller can count them before a
+/// crash could forget them); its first error ends the session's counting and is returned.
 pub fn play_games(
     run: &RunDir,
     config: &crate::config::RunConfig,
     best: &BestNet,
     games: u64,
     seed: u64,
+    mut written: impl FnMut(u64) -> Result<()>,
 ) -> Result<SessionReport> {
     set_cpu_threads(config, config.selfplay.workers);
     let net_path = run.root().join(&best.checkpoint);
     let session = Session { run, config: &config.selfplay, seed, generation: Some(best.generation) };
     let bar = progress::bar(games, "games");
     bar.set_message(format!("generation {}", best.generation));
+    let mut counted = Ok(0);
+    let mut count = |total: u64| {
+        if let Ok(done) = counted {
+            counted = written(total - done).map(|()| total);
+        }
+    };
     let report = session.play(
         games,
         |_| load_inference(&net_path, config).map(NetEvaluator::new).map_err(|e| format!("{e:#}")),
@@ -62,9 +71,12 @@ pub fn play_games(
         |totals| {
             bar.set_position(totals.games);
             bar.set_message(describe(totals));
+            count(totals.written);
         },
     )?;
+    count(report.totals.written); // the last shard lands after the last game
     bar.finish();
+    counted?;
     Ok(report)
 }
 

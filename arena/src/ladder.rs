@@ -3,7 +3,7 @@
 use crate::bradley_terry::{fit, PairResult};
 use crate::error::ArenaError;
 use crate::record::{black_points, ResultRecord};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Virtual draws added to each pair that met (see [`crate::bradley_terry`]).
 pub const VIRTUAL_DRAWS: f64 = 1.0;
@@ -20,6 +20,25 @@ pub struct Rating {
     pub elo: f64,
     /// Half the width of the 95% interval.
     pub margin: f64,
+}
+
+/// The records among players that a chain of games links to `anchor` (only those can be rated
+/// against it).
+pub fn linked_to(records: &[ResultRecord], anchor: &str) -> Vec<ResultRecord> {
+    let mut linked: BTreeSet<&str> = BTreeSet::from([anchor]);
+    loop {
+        let before = linked.len();
+        for r in records {
+            if linked.contains(r.black.as_str()) || linked.contains(r.white.as_str()) {
+                linked.insert(&r.black);
+                linked.insert(&r.white);
+            }
+        }
+        if linked.len() == before {
+            break;
+        }
+    }
+    records.iter().filter(|r| linked.contains(r.black.as_str())).cloned().collect()
 }
 
 /// Rates every player in `records`, `anchor` at 0 Elo; sorted strongest first.
@@ -70,6 +89,20 @@ pub fn rate<'a>(records: &'a [ResultRecord], anchor: &str) -> Result<Vec<Rating>
 mod tests {
     use super::*;
     use draughts::GameResult;
+
+    #[test]
+    fn only_players_linked_to_the_anchor_are_kept() {
+        let records = [
+            game("a", "b", GameResult::Draw),
+            game("b", "c", GameResult::BlackWins),
+            game("x", "y", GameResult::Draw),
+        ];
+        let linked = linked_to(&records, "c");
+        assert_eq!(linked.len(), 2);
+        assert!(linked.iter().all(|r| r.black != "x"));
+        assert!(rate(&linked, "c").is_ok());
+        assert!(rate(&records, "c").is_err());
+    }
 
     fn game(black: &str, white: &str, result: GameResult) -> ResultRecord {
         ResultRecord {

@@ -22,7 +22,7 @@ pub use entrant::{Entrant, NetOptions};
 pub use error::ArenaError;
 pub use fixture::{schedule, Fixture};
 pub use gate::{run_gate, DecidedBy, GateConfig, GateRecord, GateReport};
-pub use ladder::{rate, Rating, VIRTUAL_DRAWS};
+pub use ladder::{linked_to, rate, Rating, VIRTUAL_DRAWS};
 pub use openings::{parse_deck, read_deck, standard_deck, Ballot, STANDARD_DECK};
 pub use play::{play_fixture, PlayedGame, Side};
 pub use player::{Choice, Contestant, Player};

@@ -2,13 +2,13 @@
 //! (`<run>/games/results.jsonl`), which the ladder reads back.
 //!
 //! Each append is a single write to a file opened for appending, so several processes may record
-//! into one file. A damaged line (a write cut short by a crash) is skipped and reported by line.
+//! into one file. A damaged line (a write cut short by a crash) is closed by the next append,
+//! and skipped and reported by line when read.
 
 use crate::error::ArenaError;
 use crate::play::PlayedGame;
 use draughts::{DrawReason, GameResult, Outcome, WinReason};
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 use selfplay::run_dir::RunDir;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -113,8 +113,7 @@ pub fn append_results(path: &Path, records: &[ResultRecord]) -> Result<(), Arena
         text.push_str(&serde_json::to_string(record).expect("a record serialises"));
         text.push('\n');
     }
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(ArenaError::io(path))?;
-    file.write_all(text.as_bytes()).map_err(ArenaError::io(path))
+    selfplay::run_dir::append_lines(path, &text).map_err(|source| ArenaError::RunDir { source })
 }
 
 /// The records of a results file, and an error for each line that could not be read.

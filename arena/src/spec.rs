@@ -157,4 +157,19 @@ mod tests {
         assert_eq!(net.run_dir.as_deref(), Some(run));
         assert_eq!(net.stem(), "step-00000100");
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(10_000))]
+
+        /// Any text: a player or an error naming the text, never a panic.
+        #[test]
+        fn any_text_parses_or_is_refused_without_panicking(
+            text in "(random|alphabeta|mcts|policy|)(:[-0-9a-z./s:]{0,12}){0,3}|\\PC{0,24}"
+        ) {
+            if let Err(e) = text.parse::<PlayerSpec>() {
+                proptest::prop_assert!(e.to_string().contains(&format!("`{text}`")), "{e}");
+            }
+        }
+    }
 }
+

@@ -11,9 +11,10 @@
 //! RUN/tb/             TensorBoard event files
 //! ```
 
+use model::ModelError;
 use serde::{Deserialize, Serialize};
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// Errors reading or writing the run directory, naming the path.
@@ -49,6 +50,9 @@ impl RunDir {
     /// Opens (and creates, with its sub-folders) the run directory at `root`.
     pub fn create(root: impl Into<PathBuf>) -> Result<RunDir, RunDirError> {
         let run = RunDir { root: root.into() };
+        if run.root.exists() && !run.root.is_dir() {
+            return Err(RunDirError::Io { path: run.root, source: io::Error::other("not a directory") });
+        }
         for dir in [run.root.clone(), run.nets_dir(), run.train_dir(), run.shards_dir(), run.games_dir(), run.tb_dir()] {
             fs::create_dir_all(&dir).map_err(|source| RunDirError::Io { path: dir.clone(), source })?;
         }
@@ -118,25 +122,32 @@ impl RunDir {
     }
 }
 
-/// Writes `bytes` to `path` so that a crash leaves either the old file or the complete new one:
-/// a temporary file in the same folder, flushed to disk, then renamed over `path`.
+/// Writes `bytes` to `path` so that a crash leaves either the old file or the complete new one
+/// (a temporary file in the same folder, flushed to disk, then renamed over `path`; see
+/// `model::checkpoint::write_atomic`, which every file of a run goes through).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RunDirError> {
+    model::checkpoint::write_atomic(path, bytes).map_err(|e| match e {
+        ModelError::Io { path, error } => RunDirError::Io { path, source: error },
+        other => RunDirError::Io { path: path.to_path_buf(), source: io::Error::other(other.to_string()) },
+    })
+}
+
+/// Appends `text` (whole lines, each ending in a newline) to `path` in one write, and makes it
+/// durable. A last line cut short by a crash is closed first, so that it cannot swallow the first
+/// new line: readers skip the damaged line alone.
+pub fn append_lines(path: &Path, text: &str) -> Result<(), RunDirError> {
     let io_err = |source| RunDirError::Io { path: path.to_path_buf(), source };
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| io_err(io::Error::other("no file name")))?;
-    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let result = (|| {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)?;
-        // Make the rename itself durable.
-        fs::File::open(dir)?.sync_all()
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+    let mut file = fs::OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io_err)?;
+    let mut bytes = Vec::with_capacity(text.len() + 1);
+    if file.metadata().map_err(io_err)?.len() > 0 {
+        let mut last = [0u8];
+        file.seek(SeekFrom::End(-1)).and_then(|_| file.read_exact(&mut last)).map_err(io_err)?;
+        if last[0] != b'\n' {
+            bytes.push(b'\n');
+        }
     }
-    result.map_err(io_err)
+    bytes.extend_from_slice(text.as_bytes());
+    file.write_all(&bytes).and_then(|()| file.sync_all()).map_err(io_err)
 }
 
 #[cfg(test)]
@@ -161,5 +172,15 @@ mod tests {
         fs::write(run.best_file(), "{not json").unwrap();
         let err = run.best().unwrap_err().to_string();
         assert!(err.contains("best.json"), "{err}");
+    }
+
+    #[test]
+    fn a_line_cut_by_a_crash_does_not_swallow_the_next_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gates.jsonl");
+        append_lines(&path, "{\"a\":1}\n").unwrap();
+        fs::write(&path, format!("{}{{\"cut", fs::read_to_string(&path).unwrap())).unwrap();
+        append_lines(&path, "{\"b\":2}\n").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{\"a\":1}\n{\"cut\n{\"b\":2}\n");
     }
 }

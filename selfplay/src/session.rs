@@ -28,6 +28,8 @@ pub enum SessionError {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SessionTotals {
     pub games: u64,
+    /// Finished games already in shards on disk (the rest wait for their shard).
+    pub written: u64,
     /// Searched decision points written as samples.
     pub samples: u64,
     /// Plies of all finished games.
@@ -133,11 +135,11 @@ impl Session<'_> {
                 report.totals.elapsed = start.elapsed();
                 pending.push(finished.record);
                 if pending.len() >= self.config.games_per_shard {
-                    collected = collected.and_then(|()| self.flush(&mut pending));
+                    collected = collected.and_then(|()| self.flush(&mut pending)).map(|n| report.totals.written += n);
                 }
                 progress(&report.totals);
             }
-            let flushed = self.flush(&mut pending);
+            let flushed = self.flush(&mut pending).map(|n| report.totals.written += n);
             let results: Vec<_> = handles.into_iter().map(|h| h.join().expect("a self-play worker panicked")).collect();
             collected.and(flushed).map(|()| results)
         })?;
@@ -148,10 +150,11 @@ impl Session<'_> {
         Ok(report)
     }
 
-    /// Writes the pending games as one shard (and PDN file) and empties the list.
-    fn flush(&self, pending: &mut Vec<GameRecord>) -> Result<(), SessionError> {
+    /// Writes the pending games as one shard (and PDN file), empties the list and returns how
+    /// many games it wrote.
+    fn flush(&self, pending: &mut Vec<GameRecord>) -> Result<u64, SessionError> {
         if pending.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         let samples: Vec<Sample> = pending.iter().flat_map(|g| g.decisions.iter().map(to_sample)).collect();
         let header = ShardHeader::now(u64::from(std::process::id()), self.generation);
@@ -162,8 +165,9 @@ impl Session<'_> {
             let path = self.run.games_dir().join(format!("{name}.pdn"));
             crate::run_dir::write_atomic(&path, draughts::write_pdn(&games).as_bytes())?;
         }
+        let written = pending.len() as u64;
         pending.clear();
-        Ok(())
+        Ok(written)
     }
 }
 
@@ -213,6 +217,7 @@ mod tests {
         let mut calls = 0;
         let report = session.play(5, |_| Ok(UniformEvaluator), &|| false, |_| calls += 1).unwrap();
         assert_eq!(report.totals.games, 5);
+        assert_eq!(report.totals.written, 5);
         assert_eq!(calls, 5);
         let shards = list_shards(&run.shards_dir()).unwrap();
         assert_eq!(shards.len(), 5, "one shard per game by default");
@@ -223,6 +228,28 @@ mod tests {
             .map(|e| draughts::read_pdn(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap().len())
             .sum();
         assert_eq!(pdn_games, 5);
+    }
+
+    #[test]
+    fn a_killed_run_forgot_the_games_of_its_unfinished_phase() {
+        // The run counted a phase's games only when the phase ended; now each shard's games are
+        // reported as written as soon as the shard is on disk.
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::create(dir.path()).unwrap();
+        let mut config = SelfPlayConfig { workers: 1, games_in_flight: 2, games_per_shard: 2, ..SelfPlayConfig::default() };
+        config.mcts.playout_cap.full_visits = 4;
+        config.mcts.playout_cap.cheap_visits = 2;
+        config.draw.max_plies = 20;
+        let session = Session { run: &run, config: &config, seed: 5, generation: None };
+        let mut seen = Vec::new();
+        let report = session
+            .play(5, |_| Ok(UniformEvaluator), &|| false, |t| {
+                assert_eq!(list_shards(&run.shards_dir()).unwrap().len() as u64, t.written.div_ceil(2));
+                seen.push(t.written);
+            })
+            .unwrap();
+        assert_eq!(seen, [0, 2, 2, 4, 4]);
+        assert_eq!(report.totals.written, 5);
     }
 
     #[test]

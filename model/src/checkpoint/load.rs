@@ -94,10 +94,31 @@ fn read_file(path: &Path) -> Result<Vec<u8>, ModelError> {
             &format!("header length {header_len} runs past the end of the {size}-byte file (truncated?)"),
         ));
     }
-    let mut bytes = Vec::with_capacity(size as usize);
+    let mut bytes = Vec::with_capacity(8 + header_len as usize);
     bytes.extend_from_slice(&len);
-    f.take(size - 8).read_to_end(&mut bytes).map_err(io)?;
+    f.by_ref().take(header_len).read_to_end(&mut bytes).map_err(io)?;
+    let expected = declared_size(&bytes[8..]).ok_or_else(|| not_ours(path, "the header is not a safetensors header"))?;
+    if expected != Some(size) {
+        let declared = expected.map_or("more bytes than a file can have".to_string(), |n| format!("{n} bytes"));
+        return Err(damaged(path, &format!("the file has {size} bytes, its header describes {declared} (truncated or extended?)")));
+    }
+    bytes.try_reserve_exact((size - 8 - header_len) as usize).map_err(|e| io(std::io::Error::other(e)))?;
+    f.take(size - 8 - header_len).read_to_end(&mut bytes).map_err(io)?;
     Ok(bytes)
+}
+
+/// The file size a safetensors header describes (8 + header + the end of the last tensor's
+/// data), so that a file is checked against it before its data is read: `None` when the header
+/// is not JSON of the right shape, `Some(None)` when the size overflows.
+fn declared_size(header: &[u8]) -> Option<Option<u64>> {
+    let entries: HashMap<String, serde_json::Value> = serde_json::from_slice(header).ok()?;
+    let mut end = 0u64;
+    for (name, entry) in &entries {
+        if name != "__metadata__" {
+            end = end.max(entry.get("data_offsets")?.get(1)?.as_u64()?);
+        }
+    }
+    Some(end.checked_add(8 + header.len() as u64))
 }
 
 fn parse_error(path: &Path, e: SafeTensorError) -> ModelError {

@@ -79,10 +79,11 @@ pub fn save(
     Ok(meta)
 }
 
-/// Replaces `path` with `bytes` atomically (see [`replace_atomic`]).
+/// Replaces `path` with `bytes` atomically (see [`replace_atomic`]). Errors name `path`, not the
+/// temporary file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ModelError> {
     replace_atomic(path, |tmp| {
-        std::fs::write(tmp, bytes).map_err(|e| ModelError::io(tmp, e))
+        std::fs::write(tmp, bytes).map_err(|e| ModelError::io(path, e))
     })
 }
 
@@ -108,7 +109,7 @@ pub fn replace_atomic(path: &Path, write: impl FnOnce(&Path) -> Result<(), Model
         .and_then(|()| {
             File::open(&tmp)
                 .and_then(|f| f.sync_all())
-                .map_err(|e| ModelError::io(&tmp, e))
+                .map_err(|e| ModelError::io(path, e))
         })
         .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| ModelError::io(path, e)));
     if result.is_err() {

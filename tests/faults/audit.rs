@@ -1,0 +1,141 @@
+//! The run-directory audit: every file of a run is complete and readable by its reader, or a
+//! writer's temporary file (`.NAME...tmp`) that readers ignore. Used after every fault.
+
+use arena::{GateRecord, ResultRecord};
+use model::NetConfig;
+use selfplay::run_dir::{BestNet, RunDir};
+use selfplay::shard::read_shard;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use tch::Device;
+use train::TrainConfig;
+
+/// What a run directory holds, and every file that is not what it should be.
+#[derive(Debug, Default)]
+pub struct Audit {
+    /// Complete shard files (names).
+    pub shards: BTreeSet<String>,
+    /// Self-play games the run's `progress.json` counts.
+    pub counted_games: u64,
+    /// Training step of the newest training state.
+    pub newest_state: Option<u64>,
+    pub best: Option<BestNet>,
+    pub gates: usize,
+    pub results: usize,
+    /// Temporary files left behind (by killed writers).
+    pub temporaries: usize,
+    /// Files that are neither complete nor temporary, each named with what is wrong.
+    pub problems: Vec<String>,
+}
+
+impl Audit {
+    /// Panics naming every damaged file.
+    pub fn assert_clean(&self) {
+        assert!(self.problems.is_empty(), "damaged files in the run directory:\n{}", self.problems.join("\n"));
+    }
+}
+
+/// Checks every file of the run directory at `root` (whose writers must have stopped). A run
+/// killed before it wrote its config holds nothing yet.
+pub fn audit(root: &Path) -> Audit {
+    let mut audit = Audit::default();
+    let Ok(text) = std::fs::read_to_string(root.join("config.toml")) else {
+        return audit;
+    };
+    let run = RunDir::existing(root).expect("a run directory");
+    let config: toml::Value = toml::from_str(&text).expect("config.toml parses");
+    let net: NetConfig = config["net"].clone().try_into().expect("[net]");
+    let train: TrainConfig = config.get("train").cloned().map_or_else(TrainConfig::default, |t| t.try_into().expect("[train]"));
+
+    for path in files(&run.shards_dir(), &mut audit) {
+        match read_shard(&path) {
+            Ok(_) => drop(audit.shards.insert(name(&path))),
+            Err(e) => audit.problems.push(e.to_string()),
+        }
+    }
+    for path in files(&run.nets_dir(), &mut audit) {
+        if let Err(e) = model::checkpoint::load(&path, Some(&net), Device::Cpu) {
+            audit.problems.push(e.to_string());
+        }
+    }
+    for path in files(&run.train_dir(), &mut audit) {
+        match train::state::load_state(&path, &net, &train, Device::Cpu) {
+            Ok(restored) => audit.newest_state = audit.newest_state.max(Some(restored.state.step)),
+            Err(e) => audit.problems.push(e.to_string()),
+        }
+    }
+    for path in files(&run.games_dir(), &mut audit) {
+        if path.extension().is_some_and(|e| e == "pdn") {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            if let Err(e) = draughts::read_pdn(&text) {
+                audit.problems.push(format!("{}: {e}", path.display()));
+            }
+        } else if name(&path) == arena::RESULTS_FILE {
+            audit.results = json_lines::<ResultRecord>(&path, &mut audit.problems);
+        } else {
+            audit.problems.push(format!("{}: unexpected file", path.display()));
+        }
+    }
+    for path in files(run.root(), &mut audit) {
+        match name(&path).as_str() {
+            "config.toml" => {}
+            "best.json" => check_best(&run, &net, &mut audit),
+            "progress.json" => match serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&path).unwrap_or_default()) {
+                Ok(v) => audit.counted_games = v["games"].as_u64().unwrap_or(0),
+                Err(e) => audit.problems.push(format!("{}: {e}", path.display())),
+            },
+            "gates.jsonl" => audit.gates = json_lines::<GateRecord>(&path, &mut audit.problems),
+            _ => audit.problems.push(format!("{}: unexpected file", path.display())),
+        }
+    }
+    audit
+}
+
+/// The best-net pointer parses and names a complete net of the run's architecture.
+fn check_best(run: &RunDir, net: &NetConfig, audit: &mut Audit) {
+    match run.best() {
+        Ok(Some(best)) => {
+            let path = run.root().join(&best.checkpoint);
+            if let Err(e) = model::checkpoint::load(&path, Some(net), Device::Cpu) {
+                audit.problems.push(format!("best.json names a net that does not load: {e}"));
+            }
+            audit.best = Some(best);
+        }
+        Ok(None) => {}
+        Err(e) => audit.problems.push(e.to_string()),
+    }
+}
+
+/// The plain files directly in `dir`, temporary files counted and left out.
+fn files(dir: &Path, audit: &mut Audit) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten() {
+        let path = entry.expect("a folder entry").path();
+        let file = name(&path);
+        if path.is_dir() {
+            continue;
+        } else if file.starts_with('.') && file.ends_with(".tmp") {
+            audit.temporaries += 1;
+        } else {
+            paths.push(path);
+        }
+    }
+    paths
+}
+
+/// The records of a JSON-lines file; a line that does not parse is a problem.
+fn json_lines<T: serde::de::DeserializeOwned>(path: &Path, problems: &mut Vec<String>) -> usize {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut count = 0;
+    for (i, line) in text.lines().enumerate() {
+        match serde_json::from_str::<T>(line) {
+            Ok(_) => count += 1,
+            Err(e) => problems.push(format!("{} line {}: {e}", path.display(), i + 1)),
+        }
+    }
+    count
+}
+
+fn name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
