@@ -38,8 +38,9 @@ elif [ "${LIBTORCH_USE_PYTORCH:-}" = 1 ]; then
     unset LIBTORCH_USE_PYTORCH
 else
     [ -f "$CZ_VENV/.complete" ] || cz_install_venv
-    LIBTORCH=$("$CZ_VENV/bin/python" -c 'import torch, os; print(os.path.dirname(torch.__file__))') \
-        || cz_die "the cached torch in $CZ_VENV is broken; remove that folder and run again"
+    # The venv's own torch package (found without starting Python, so a warm setup is instant).
+    LIBTORCH=$(echo "$CZ_VENV"/lib/python3*/site-packages/torch)
+    [ -d "$LIBTORCH" ] || cz_die "the cached torch in $CZ_VENV is broken; remove that folder and run again"
     export CHECKERS_ZERO_PYTHON=${CHECKERS_ZERO_PYTHON:-$CZ_VENV/bin/python}
 fi
 
