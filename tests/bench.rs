@@ -1,7 +1,7 @@
 //! `checkers-zero bench --quick` on the tiny config: every figure of the JSON is there, with a
 //! finite positive value (timings are not checked: shared machines are noisy).
 
-use std::process::Command;
+use crate::cli::{arg, succeed};
 
 /// The JSON keys the bench promises (issue: "`checkers-zero bench`").
 const NUMBERS: [&str; 14] = [
@@ -26,14 +26,7 @@ const TEXTS: [&str; 4] = ["device", "version", "date", "machine"];
 fn quick_bench_on_the_tiny_config_writes_every_figure() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("bench.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_checkers-zero"))
-        .args(["bench", "--quick", "--config", "configs/tiny.toml", "--device", "cpu", "--json"])
-        .arg(&json)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "bench failed:\n{text}");
+    let text = succeed(&["bench", "--quick", "--config", "configs/tiny.toml", "--device", "cpu", "--json", arg(&json)]);
     assert!(text.contains("| inference efficiency |"), "no table:\n{text}");
 
     let figures: serde_json::Map<String, serde_json::Value> =

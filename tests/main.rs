@@ -1,5 +1,6 @@
 //! The one integration-test binary (libtorch links once): a module per area.
 mod bench;
+mod cli;
 mod faults;
 mod model;
 mod play;

@@ -1,13 +1,14 @@
 //! `checkers-zero play` as a person meets it: the binary reading moves from its standard input.
 
+use crate::cli::checkers_zero;
 use model::checkpoint::save;
 use model::{Extras, NetConfig, PolicyValueNet};
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Runs `checkers-zero play ARGS` with `input` on its standard input; success and what it printed.
 fn play(args: &[&str], input: &str) -> (bool, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_checkers-zero"))
+    let mut child = checkers_zero()
         .arg("play")
         .args(args)
         .stdin(Stdio::piped())

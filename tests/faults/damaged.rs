@@ -3,7 +3,8 @@
 //! with no good state left, or a damaged best net, the run refuses to go on, naming the file.
 
 use super::{arg, assert_no_panic, run_to_end, tiny_run};
-use std::path::{Path, PathBuf};
+use crate::cli::sorted_files;
+use std::path::Path;
 
 /// `path`'s bytes, changed by `damage`, written to `to`.
 fn damaged_copy(path: &Path, to: &Path, damage: impl Fn(&mut Vec<u8>)) {
@@ -19,12 +20,6 @@ fn truncate(bytes: &mut Vec<u8>) {
 fn flip_a_bit(bytes: &mut Vec<u8>) {
     let at = bytes.len() / 2;
     bytes[at] ^= 0x10;
-}
-
-fn sorted_files(dir: &Path) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    paths.sort();
-    paths
 }
 
 #[test]

@@ -10,39 +10,8 @@ mod damaged;
 mod full_disk;
 mod untrusted;
 
+use crate::cli::{arg, assert_no_panic, checkers_zero, run_to_end, succeed};
 use std::path::Path;
-use std::process::{Command, Output};
-
-/// The binary, run from the repository root (where `configs/` is).
-fn checkers_zero() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_checkers-zero"));
-    command.current_dir(env!("CARGO_MANIFEST_DIR")).env("RUST_BACKTRACE", "1");
-    command
-}
-
-/// Runs the binary to the end; returns its output (stdout and stderr as text) and whether it succeeded.
-fn run_to_end(args: &[&str]) -> (bool, String, String) {
-    let Output { status, stdout, stderr } = checkers_zero().args(args).output().expect("the binary runs");
-    (status.success(), String::from_utf8_lossy(&stdout).into_owned(), String::from_utf8_lossy(&stderr).into_owned())
-}
-
-/// Runs the binary and requires success.
-fn succeed(args: &[&str]) -> String {
-    let (ok, out, err) = run_to_end(args);
-    assert!(ok, "checkers-zero {args:?} failed:\n{out}{err}");
-    assert_no_panic(&err);
-    format!("{out}{err}")
-}
-
-/// A failure must be a message, not a crash: no panic, no backtrace.
-fn assert_no_panic(stderr: &str) {
-    assert!(!stderr.contains("panicked") && !stderr.contains("stack backtrace"), "a panic:\n{stderr}");
-}
-
-/// `path` as a command-line argument.
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("a UTF-8 temporary path")
-}
 
 /// A new run of the tiny config with `games` self-play games (and training), in `run_dir`.
 fn tiny_run(run_dir: &Path, games: u64) -> String {
