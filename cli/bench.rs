@@ -81,7 +81,9 @@ pub fn run(args: BenchArgs) -> Result<()> {
     tch::manual_seed(config.seed as i64);
     let clock = Clock(Instant::now());
     let new_inference = || -> Result<Inference, String> {
-        PolicyValueNet::new(&config.net, device).map(|net| Inference::new(net, bf16)).map_err(|e| e.to_string())
+        PolicyValueNet::new(&config.net, device)
+            .map(|net| Inference::new(net, bf16))
+            .map_err(|e| e.to_string())
     };
 
     clock.stage(format!("perft depth {} (one thread)", plan.perft_depth));
@@ -99,7 +101,13 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let selfplay = measure_selfplay(&config, &plan, &new_inference)?;
 
     clock.stage(format!("training, batch {}", config.train.batch_size));
-    let train = bench_train(&config.net, config.train.batch_size, plan.train_steps, plan.train_positions, device)?;
+    let train = bench_train(
+        &config.net,
+        config.train.batch_size,
+        plan.train_steps,
+        plan.train_positions,
+        device,
+    )?;
 
     let figures = Figures {
         perft_nodes_per_s,
@@ -137,10 +145,11 @@ fn measure_selfplay(
 ) -> Result<SelfPlayBench> {
     let games = config.budget.games_per_generation;
     let bar = progress::bar(games, "games");
-    let figures = bench_selfplay(&config.selfplay, games, new_inference, plan.selfplay, |totals| {
-        bar.set_position(totals.games);
-        bar.set_message(crate::selfplay::describe(totals));
-    })?;
+    let figures =
+        bench_selfplay(&config.selfplay, games, new_inference, plan.selfplay, |totals| {
+            bar.set_position(totals.games);
+            bar.set_message(crate::selfplay::describe(totals));
+        })?;
     bar.finish_and_clear();
     Ok(figures)
 }
@@ -151,7 +160,11 @@ fn forward_rates(inference: &Inference, plan: &Plan) -> [f64; 4] {
     let mut sums = [0.0; 4];
     for _ in 0..plan.forward_slices {
         for (sum, batch) in sums.iter_mut().zip(FORWARD_BATCHES) {
-            *sum += model::bench::forward_positions_per_sec(inference, batch, plan.forward / plan.forward_slices);
+            *sum += model::bench::forward_positions_per_sec(
+                inference,
+                batch,
+                plan.forward / plan.forward_slices,
+            );
         }
     }
     sums.map(|sum| sum / f64::from(plan.forward_slices))

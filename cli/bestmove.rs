@@ -25,9 +25,16 @@ pub struct BestmoveArgs {
 pub fn run(args: BestmoveArgs) -> Result<()> {
     let position = Position::from_fen(&args.fen)?;
     let game = Game::new(position, DrawRules::default());
-    anyhow::ensure!(game.outcome().is_none(), "FEN {:?}: the game is over; the side to move has no move", args.fen);
+    anyhow::ensure!(
+        game.outcome().is_none(),
+        "FEN {:?}: the game is over; the side to move has no move",
+        args.fen
+    );
     let entrant = Entrant::load(&args.player.parse::<PlayerSpec>()?, &args.net.options()?)?;
-    let choice = entrant.player(args.seed)?.choose(&game).with_context(|| format!("{} in {}", entrant.name(), args.fen))?;
+    let choice = entrant
+        .player(args.seed)?
+        .choose(&game)
+        .with_context(|| format!("{} in {}", entrant.name(), args.fen))?;
     println!("move {}", choice.mv);
     if let Some(value) = choice.value {
         println!("value {value:.3}");

@@ -30,7 +30,8 @@ impl Progress {
     pub fn open(run: &RunDir) -> Result<Progress> {
         let path = run.root().join("progress.json");
         let spent = match std::fs::read_to_string(&path) {
-            Ok(text) => serde_json::from_str(&text).with_context(|| format!("{}: not a valid progress file", path.display()))?,
+            Ok(text) => serde_json::from_str(&text)
+                .with_context(|| format!("{}: not a valid progress file", path.display()))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Spent::default(),
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         };
@@ -66,14 +67,22 @@ pub fn exhausted(budget: &BudgetConfig, spent: &Spent, train_steps: u64) -> Opti
         return Some(format!("{} of {} self-play games", spent.games, budget.selfplay_games));
     }
     if budget.wall_minutes > 0.0 && spent.wall_seconds >= budget.wall_minutes * 60.0 {
-        return Some(format!("{:.1} of {} minutes", spent.wall_seconds / 60.0, budget.wall_minutes));
+        return Some(format!(
+            "{:.1} of {} minutes",
+            spent.wall_seconds / 60.0,
+            budget.wall_minutes
+        ));
     }
     None
 }
 
 /// Games the next self-play phase may play: a generation, or what the game budget has left.
 pub fn games_for_phase(budget: &BudgetConfig, spent: &Spent) -> u64 {
-    let left = if budget.selfplay_games > 0 { budget.selfplay_games.saturating_sub(spent.games) } else { u64::MAX };
+    let left = if budget.selfplay_games > 0 {
+        budget.selfplay_games.saturating_sub(spent.games)
+    } else {
+        u64::MAX
+    };
     budget.games_per_generation.min(left)
 }
 
@@ -83,12 +92,19 @@ mod tests {
 
     #[test]
     fn each_limit_stops_the_run_and_zero_means_none() {
-        let budget = BudgetConfig { train_steps: 10, selfplay_games: 5, wall_minutes: 1.0, games_per_generation: 4 };
+        let budget = BudgetConfig {
+            train_steps: 10,
+            selfplay_games: 5,
+            wall_minutes: 1.0,
+            games_per_generation: 4,
+        };
         let fresh = Spent::default();
         assert_eq!(exhausted(&budget, &fresh, 0), None);
         assert!(exhausted(&budget, &fresh, 10).unwrap().contains("training steps"));
         assert!(exhausted(&budget, &Spent { games: 5, ..fresh }, 0).unwrap().contains("games"));
-        assert!(exhausted(&budget, &Spent { wall_seconds: 61.0, ..fresh }, 0).unwrap().contains("minutes"));
+        assert!(exhausted(&budget, &Spent { wall_seconds: 61.0, ..fresh }, 0)
+            .unwrap()
+            .contains("minutes"));
         let unlimited = BudgetConfig { train_steps: 0, selfplay_games: 0, ..budget };
         assert_eq!(exhausted(&unlimited, &Spent { games: 1000, ..fresh }, 1000), None);
         assert_eq!(games_for_phase(&budget, &Spent { games: 3, ..fresh }), 2);

@@ -54,20 +54,27 @@ pub struct BudgetConfig {
 
 impl Default for BudgetConfig {
     fn default() -> Self {
-        BudgetConfig { train_steps: 0, selfplay_games: 0, wall_minutes: 5.0, games_per_generation: 64 }
+        BudgetConfig {
+            train_steps: 0,
+            selfplay_games: 0,
+            wall_minutes: 5.0,
+            games_per_generation: 64,
+        }
     }
 }
 
 impl RunConfig {
     /// Reads and validates the config at `path`.
     pub fn load(path: &Path) -> Result<RunConfig> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read config {}", path.display()))?;
         Self::parse(&text).with_context(|| format!("config {}", path.display()))
     }
 
     /// Parses and validates config text.
     pub fn parse(text: &str) -> Result<RunConfig> {
-        let config: RunConfig = toml::from_str(text).map_err(|e| anyhow::anyhow!(one_line(text, &e)))?;
+        let config: RunConfig =
+            toml::from_str(text).map_err(|e| anyhow::anyhow!(one_line(text, &e)))?;
         config.validate()?;
         Ok(config)
     }
@@ -93,7 +100,9 @@ impl RunConfig {
             bail!("`cpu_threads` = {} is more than 1024", self.cpu_threads);
         }
         self.net.validate().context("in section [net]")?;
-        self.selfplay.validate().map_err(|e| anyhow::anyhow!("`selfplay.{}` is invalid: {}", e.field, e.problem))?;
+        self.selfplay
+            .validate()
+            .map_err(|e| anyhow::anyhow!("`selfplay.{}` is invalid: {}", e.field, e.problem))?;
         self.train.validate().context("in section [train]")?;
         self.gate.validate().context("in section [gate]")?;
         Ok(())
@@ -104,7 +113,9 @@ impl RunConfig {
 /// `section.key`) and what. The parser's own text spans several lines with a drawn excerpt.
 fn one_line(text: &str, error: &toml::de::Error) -> String {
     let message = error.message().trim().replace('\n', " ");
-    let Some(span) = error.span().filter(|s| s.end <= text.len() && !text[s.clone()].trim_end().contains('\n')) else {
+    let Some(span) =
+        error.span().filter(|s| s.end <= text.len() && !text[s.clone()].trim_end().contains('\n'))
+    else {
         return message;
     };
     let before = &text[..span.start];
@@ -119,7 +130,10 @@ fn key_on_line(text: &str, line: usize) -> Option<String> {
     let lines: Vec<&str> = text.lines().take(line).collect();
     let key = lines.last()?.split_once('=')?.0.trim();
     let section = lines.iter().rev().find_map(|l| l.trim().strip_prefix('[')?.strip_suffix(']'));
-    Some(section.map_or_else(|| key.to_string(), |s| format!("{}.{key}", s.trim_matches(['[', ']']).trim())))
+    Some(section.map_or_else(
+        || key.to_string(),
+        |s| format!("{}.{key}", s.trim_matches(['[', ']']).trim()),
+    ))
 }
 
 fn to_text<S: Serializer, T: Display>(value: &T, s: S) -> Result<S::Ok, S::Error> {
@@ -135,13 +149,15 @@ mod tests {
     use super::*;
 
     fn shipped(name: &str) -> String {
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs").join(name)).unwrap()
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs").join(name))
+            .unwrap()
     }
 
     #[test]
     fn shipped_configs_are_valid_and_round_trip() {
         for name in ["default.toml", "gpu.toml", "tiny.toml"] {
-            let config = RunConfig::parse(&shipped(name)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+            let config =
+                RunConfig::parse(&shipped(name)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
             assert_eq!(RunConfig::parse(&config.to_toml()).unwrap(), config, "{name}");
         }
     }
@@ -156,11 +172,22 @@ mod tests {
     #[test]
     fn toml_errors_were_several_lines_without_the_key() {
         for (from, to, expected) in [
-            ("workers = 1", "workers = \"two\"", "line 18, column 11, `selfplay.workers`: invalid type: string \"two\""),
-            ("[selfplay]", "[selfplay]\nworkerz = 3", "line 18, column 1, `selfplay.workerz`: unknown field `workerz`"),
+            (
+                "workers = 1",
+                "workers = \"two\"",
+                "line 18, column 11, `selfplay.workers`: invalid type: string \"two\"",
+            ),
+            (
+                "[selfplay]",
+                "[selfplay]\nworkerz = 3",
+                "line 18, column 1, `selfplay.workerz`: unknown field `workerz`",
+            ),
             ("seed = 7", "seed = -", "line 3, column 9, `seed`: invalid integer"),
         ] {
-            let err = format!("{:#}", RunConfig::parse(&shipped("tiny.toml").replacen(from, to, 1)).unwrap_err());
+            let err = format!(
+                "{:#}",
+                RunConfig::parse(&shipped("tiny.toml").replacen(from, to, 1)).unwrap_err()
+            );
             assert!(err.starts_with(expected) && !err.contains('\n'), "{err}");
         }
         let err = format!("{:#}", RunConfig::parse("seed = 1").unwrap_err());
@@ -203,4 +230,3 @@ mod tests {
         }
     }
 }
-

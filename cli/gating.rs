@@ -4,7 +4,10 @@
 use crate::config::RunConfig;
 use crate::run_state::{relative_to_run, unix_now};
 use anyhow::{Context, Result};
-use arena::{append_results, run_gate, Contestant, Entrant, GateConfig, GateRecord, NetOptions, NetSource, PlayerSpec, ResultRecord};
+use arena::{
+    append_results, run_gate, Contestant, Entrant, GateConfig, GateRecord, NetOptions, NetSource,
+    PlayerSpec, ResultRecord,
+};
 use selfplay::run_dir::{BestNet, RunDir};
 use std::path::Path;
 use train::{EvalFigures, TbLogger};
@@ -26,14 +29,24 @@ pub fn read_gates(run: &RunDir) -> Result<Vec<GateRecord>> {
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         match serde_json::from_str(line) {
             Ok(record) => records.push(record),
-            Err(e) => eprintln!("warning: {} line {}: not a gate record ({e}); skipped", path.display(), i + 1),
+            Err(e) => eprintln!(
+                "warning: {} line {}: not a gate record ({e}); skipped",
+                path.display(),
+                i + 1
+            ),
         }
     }
     Ok(records)
 }
 
 /// Gates the candidate of training step `step` against `best`; promotes it if it wins the gate.
-pub fn gate(run: &RunDir, config: &RunConfig, step: u64, best: &BestNet, tb: &mut TbLogger) -> Result<GateRecord> {
+pub fn gate(
+    run: &RunDir,
+    config: &RunConfig,
+    step: u64,
+    best: &BestNet,
+    tb: &mut TbLogger,
+) -> Result<GateRecord> {
     let candidate_path = train::candidate_path(&run.nets_dir(), step);
     let options = NetOptions { playouts: config.gate.playouts, time: None, device: config.device };
     let candidate = net_entrant(run, &candidate_path, &options)?;
@@ -44,11 +57,18 @@ pub fn gate(run: &RunDir, config: &RunConfig, step: u64, best: &BestNet, tb: &mu
     let report = run_gate(&candidate, &opponent, &deck, config.selfplay.draw.into(), &gate_config)?;
     let record = report.record;
     if record.promoted {
-        let promoted =
-            BestNet { checkpoint: relative_to_run(run, &candidate_path), step, generation: best.generation + 1, promoted_at: unix_now() };
+        let promoted = BestNet {
+            checkpoint: relative_to_run(run, &candidate_path),
+            step,
+            generation: best.generation + 1,
+            promoted_at: unix_now(),
+        };
         run.set_best(&promoted)?;
     }
-    selfplay::run_dir::append_lines(&run.gates_file(), &format!("{}\n", serde_json::to_string(&record)?))?;
+    selfplay::run_dir::append_lines(
+        &run.gates_file(),
+        &format!("{}\n", serde_json::to_string(&record)?),
+    )?;
     let results: Vec<ResultRecord> = report.games.iter().map(ResultRecord::of).collect();
     append_results(&run.games_dir().join(arena::RESULTS_FILE), &results)?;
     let elo = ladder_elo(run, step)?;
@@ -82,11 +102,14 @@ pub fn gate(run: &RunDir, config: &RunConfig, step: u64, best: &BestNet, tb: &mu
 fn ladder_elo(run: &RunDir, step: u64) -> Result<Option<(arena::Rating, String)>> {
     let results = arena::read_results(&run.games_dir().join(arena::RESULTS_FILE))?;
     let anchor = crate::ladder::default_anchor(&results.records);
-    let rating = arena::rate(&arena::linked_to(&results.records, &anchor), &anchor).ok().and_then(|ratings| ratings.into_iter().find(|r| r.step == Some(step)));
+    let rating = arena::rate(&arena::linked_to(&results.records, &anchor), &anchor)
+        .ok()
+        .and_then(|ratings| ratings.into_iter().find(|r| r.step == Some(step)));
     Ok(rating.map(|r| (r, anchor)))
 }
 
 fn net_entrant(run: &RunDir, checkpoint: &Path, options: &NetOptions) -> Result<Entrant> {
-    let net = NetSource { checkpoint: checkpoint.to_path_buf(), run_dir: Some(run.root().to_path_buf()) };
+    let net =
+        NetSource { checkpoint: checkpoint.to_path_buf(), run_dir: Some(run.root().to_path_buf()) };
     Ok(Entrant::load(&PlayerSpec::Mcts { net, playouts: Some(options.playouts) }, options)?)
 }

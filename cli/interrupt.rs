@@ -12,7 +12,9 @@ pub fn install() {
             eprintln!("\ninterrupted again: exiting now");
             std::process::exit(130);
         }
-        eprintln!("\ninterrupted: stopping at the next safe point (press Ctrl-C again to exit now)");
+        eprintln!(
+            "\ninterrupted: stopping at the next safe point (press Ctrl-C again to exit now)"
+        );
     });
     if let Err(e) = result {
         eprintln!("warning: cannot install the Ctrl-C handler: {e}");

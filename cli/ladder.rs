@@ -30,7 +30,12 @@ pub fn run(args: LadderArgs) -> Result<()> {
     let anchor = args.anchor.clone().unwrap_or_else(|| default_anchor(&results.records));
     let linked = linked_to(&results.records, &anchor);
     if linked.len() < results.records.len() {
-        let mut apart: Vec<&str> = results.records.iter().filter(|r| !linked.contains(r)).map(|r| r.black.as_str()).collect();
+        let mut apart: Vec<&str> = results
+            .records
+            .iter()
+            .filter(|r| !linked.contains(r))
+            .map(|r| r.black.as_str())
+            .collect();
         apart.sort_unstable();
         apart.dedup();
         eprintln!(
@@ -46,13 +51,24 @@ pub fn run(args: LadderArgs) -> Result<()> {
         linked.len(),
         anchor
     );
-    println!("{:width$}  {:>8}  {:>5}  {:>5}  {:>6}  {:>5}", "player", "step", "games", "score", "Elo", "±95%");
+    println!(
+        "{:width$}  {:>8}  {:>5}  {:>5}  {:>6}  {:>5}",
+        "player", "step", "games", "score", "Elo", "±95%"
+    );
     for r in &ratings {
         let step = r.step.map_or_else(|| "-".to_string(), |s| s.to_string());
-        println!("{:width$}  {step:>8}  {:>5}  {:.3}  {:>6}  {:>5.0}", r.name, r.games, r.score, signed(r.elo), r.margin);
+        println!(
+            "{:width$}  {step:>8}  {:>5}  {:.3}  {:>6}  {:>5.0}",
+            r.name,
+            r.games,
+            r.score,
+            signed(r.elo),
+            r.margin
+        );
     }
     let plot = args.plot.unwrap_or_else(|| args.run_dir.join("elo.svg"));
-    std::fs::write(&plot, elo_svg(&ratings)).with_context(|| format!("writing {}", plot.display()))?;
+    std::fs::write(&plot, elo_svg(&ratings))
+        .with_context(|| format!("writing {}", plot.display()))?;
     println!("plot: {}", plot.display());
     let mut tb = train::TbLogger::create(&args.run_dir.join("tb").join("ladder"))?;
     for r in &ratings {

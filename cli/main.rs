@@ -21,7 +21,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "checkers-zero", version, about = "AlphaZero-style self-play trainer for English draughts")]
+#[command(
+    name = "checkers-zero",
+    version,
+    about = "AlphaZero-style self-play trainer for English draughts"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -87,7 +91,10 @@ fn omp_threads_sleep_when_idle() {
     }
     if let Ok(exe) = std::env::current_exe() {
         // `exec` returns only when it fails; then carry on with the default policy.
-        let _ = std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("OMP_WAIT_POLICY", "PASSIVE").exec();
+        let _ = std::process::Command::new(exe)
+            .args(std::env::args_os().skip(1))
+            .env("OMP_WAIT_POLICY", "PASSIVE")
+            .exec();
     }
 }
 

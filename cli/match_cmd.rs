@@ -5,8 +5,8 @@
 
 use anyhow::{Context, Result};
 use arena::{
-    append_results, read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant, Entrant, NetOptions,
-    PlayedGame, PlayerSpec, ResultRecord, RunConfig, Tally,
+    append_results, read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant,
+    Entrant, NetOptions, PlayedGame, PlayerSpec, ResultRecord, RunConfig, Tally,
 };
 use clap::Args;
 use draughts::{DrawRules, GameResult};
@@ -68,7 +68,10 @@ impl NetArgs {
             options.playouts = playouts;
         }
         if let Some(time) = self.time {
-            anyhow::ensure!(time > 0.0 && time <= 3600.0, "--time {time}: must be in (0, 3600] seconds");
+            anyhow::ensure!(
+                time > 0.0 && time <= 3600.0,
+                "--time {time}: must be in (0, 3600] seconds"
+            );
             options.time = Some(Duration::from_secs_f64(time));
         }
         Ok(options)
@@ -87,8 +90,18 @@ pub fn run(args: MatchArgs) -> Result<()> {
     anyhow::ensure!(games > 0, "--games 0: nothing to play");
     let fixtures = schedule(&deck, games, args.seed);
     let pdn_file = args.pdn.clone().unwrap_or_else(|| default_pdn_file(&a, &b));
-    let mut sink = Sink::open(&pdn_file, record_files(&a, &b, args.record.as_deref())?, format!("{} vs {}", a.name(), b.name()))?;
-    println!("{} (A) vs {} (B): {} games from {} ballots", a.name(), b.name(), fixtures.len(), deck.len());
+    let mut sink = Sink::open(
+        &pdn_file,
+        record_files(&a, &b, args.record.as_deref())?,
+        format!("{} vs {}", a.name(), b.name()),
+    )?;
+    println!(
+        "{} (A) vs {} (B): {} games from {} ballots",
+        a.name(),
+        b.name(),
+        fixtures.len(),
+        deck.len()
+    );
 
     let clock = Instant::now();
     let mut tally = Tally::default();
@@ -130,13 +143,16 @@ impl Sink {
         if let Some(dir) = pdn_path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
-        let pdn = File::create(pdn_path).with_context(|| format!("creating {}", pdn_path.display()))?;
+        let pdn =
+            File::create(pdn_path).with_context(|| format!("creating {}", pdn_path.display()))?;
         Ok(Sink { pdn, pdn_path: pdn_path.to_path_buf(), record_files, event })
     }
 
     fn save(&mut self, game: &PlayedGame) -> Result<()> {
         let text = format!("{}\n", game.to_pdn(&self.event));
-        self.pdn.write_all(text.as_bytes()).with_context(|| format!("writing {}", self.pdn_path.display()))?;
+        self.pdn
+            .write_all(text.as_bytes())
+            .with_context(|| format!("writing {}", self.pdn_path.display()))?;
         let record = [ResultRecord::of(game)];
         self.record_files.iter().try_for_each(|file| append_results(file, &record))?;
         Ok(())
@@ -156,7 +172,9 @@ fn record_files(a: &Entrant, b: &Entrant, extra: Option<&Path>) -> Result<Vec<Pa
 }
 
 fn default_pdn_file(a: &Entrant, b: &Entrant) -> PathBuf {
-    let unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     let name = format!("match-{unix}.pdn");
     match a.run_dir().or(b.run_dir()) {
         Some(run) => run.join("games").join(name),
@@ -188,7 +206,9 @@ fn print_table(a: &Entrant, b: &Entrant, tally: &Tally, elapsed: Duration) {
     let width = a.name().len().max(b.name().len()).max(6);
     println!();
     println!("{:width$}  games  wins  draws  losses  score  Elo diff [95%]", "player");
-    for (name, t, e) in [(a.name(), *tally, elo), (b.name(), tally.flipped(), tally.flipped().elo())] {
+    for (name, t, e) in
+        [(a.name(), *tally, elo), (b.name(), tally.flipped(), tally.flipped().elo())]
+    {
         println!(
             "{name:width$}  {:>5}  {:>4}  {:>5}  {:>6}  {:.3}  {} [{}, {}]",
             t.games(),
@@ -207,7 +227,11 @@ fn print_table(a: &Entrant, b: &Entrant, tally: &Tally, elapsed: Duration) {
 /// An Elo figure with its sign; infinite ones as `+inf` / `-inf`.
 pub fn signed(elo: f64) -> String {
     if elo.is_infinite() {
-        if elo > 0.0 { "+inf".into() } else { "-inf".into() }
+        if elo > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
     } else {
         format!("{elo:+.0}")
     }

@@ -38,7 +38,11 @@ pub fn run(args: PerftArgs) -> Result<()> {
     };
     let secs = start.elapsed().as_secs_f64();
     let kind = if args.unique { "unique " } else { "" };
-    println!("{kind}perft({}) = {nodes}  {secs:.3} s  {:.0} nodes/s", args.depth, nodes as f64 / secs.max(1e-9));
+    println!(
+        "{kind}perft({}) = {nodes}  {secs:.3} s  {:.0} nodes/s",
+        args.depth,
+        nodes as f64 / secs.max(1e-9)
+    );
     Ok(())
 }
 
@@ -49,9 +53,12 @@ fn divide(position: &Position, depth: u32, counter: PerftCounter) -> u64 {
     let mut total = 0;
     for mv in position.legal_moves() {
         let next = position.play(mv);
-        let same = reached.iter().find(|(p, _)| *p == next && mv.is_capture()).map(|(_, m)| m.clone());
+        let same =
+            reached.iter().find(|(p, _)| *p == next && mv.is_capture()).map(|(_, m)| m.clone());
         match (counter, same) {
-            (PerftCounter::UniquePositions, Some(first)) => println!("{mv}: same position as {first}"),
+            (PerftCounter::UniquePositions, Some(first)) => {
+                println!("{mv}: same position as {first}")
+            }
             _ => {
                 let n = counter.count(&next, depth - 1);
                 println!("{mv}: {n}");

@@ -56,7 +56,14 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let entrant = Entrant::load(&spec.parse::<PlayerSpec>()?, &args.thinking.options()?)?;
     let mut engine = entrant.player(args.seed)?;
     let game = Game::new(position, DrawRules::default());
-    play_game(game, args.color, engine.as_mut(), entrant.name(), std::io::stdin().lock(), std::io::stdout().lock())?;
+    play_game(
+        game,
+        args.color,
+        engine.as_mut(),
+        entrant.name(),
+        std::io::stdin().lock(),
+        std::io::stdout().lock(),
+    )?;
     Ok(())
 }
 
@@ -144,17 +151,26 @@ fn obey(text: &str, game: &mut Game, out: &mut impl Write) -> Result<Typed> {
                 writeln!(out, "You play {mv}")?;
                 return Ok(Typed::Changed);
             }
-            Err(err) => writeln!(out, "{err}\nTry again (`moves` lists the legal moves, `help` the commands).")?,
+            Err(err) => writeln!(
+                out,
+                "{err}\nTry again (`moves` lists the legal moves, `help` the commands)."
+            )?,
         },
     }
     Ok(Typed::Nothing)
 }
 
 /// The engine's move, played and reported with its value and principal variation when it has them.
-fn engine_move(game: &mut Game, engine: &mut dyn Player, name: &str, out: &mut impl Write) -> Result<()> {
+fn engine_move(
+    game: &mut Game,
+    engine: &mut dyn Player,
+    name: &str,
+    out: &mut impl Write,
+) -> Result<()> {
     out.flush()?;
     let side = game.position().side_to_move();
-    let choice = engine.choose(game).with_context(|| format!("{name} in {}", game.position().to_fen()))?;
+    let choice =
+        engine.choose(game).with_context(|| format!("{name} in {}", game.position().to_fen()))?;
     game.play(choice.mv).with_context(|| format!("{name} chose an illegal move"))?;
     write!(out, "{side:?} ({name}) plays {}", choice.mv)?;
     if let Some(value) = choice.value {
@@ -184,7 +200,12 @@ fn move_list(moves: impl Iterator<Item = Move>) -> String {
 fn draw(out: &mut impl Write, game: &Game, you: Color, engine_name: &str) -> Result<()> {
     let side = game.position().side_to_move();
     let who = if side == you { "you".to_string() } else { engine_name.to_string() };
-    writeln!(out, "\n{}\n{side:?} to move ({who}), move {}\n", board(game.position(), you), game.ply() / 2 + 1)?;
+    writeln!(
+        out,
+        "\n{}\n{side:?} to move ({who}), move {}\n",
+        board(game.position(), you),
+        game.ply() / 2 + 1
+    )?;
     Ok(())
 }
 
@@ -199,7 +220,8 @@ fn board(position: &Position, you: Color) -> String {
         .take(8)
         .zip(0u8..)
         .map(|(line, row)| {
-            let mut cells: Vec<(char, String)> = line.chars().zip(0u8..).map(|(c, col)| (c, square_number(row, col))).collect();
+            let mut cells: Vec<(char, String)> =
+                line.chars().zip(0u8..).map(|(c, col)| (c, square_number(row, col))).collect();
             if turned {
                 cells.reverse();
             }
@@ -236,8 +258,13 @@ fn result_text(outcome: Outcome, rules: DrawRules, you: Color) -> String {
         }
         Outcome::Draw(reason) => {
             let why = match reason {
-                DrawReason::Repetition => format!("the same position came up {} times", rules.repetitions),
-                DrawReason::NoProgress => format!("{} moves each without a capture or a man's move", rules.no_progress_moves),
+                DrawReason::Repetition => {
+                    format!("the same position came up {} times", rules.repetitions)
+                }
+                DrawReason::NoProgress => format!(
+                    "{} moves each without a capture or a man's move",
+                    rules.no_progress_moves
+                ),
                 DrawReason::PlyCap => format!("the game reached {} plies", rules.max_plies),
             };
             format!("Draw: {why}. Game over.")
@@ -252,11 +279,15 @@ mod tests {
 
     /// Plays `input` against `opponent` from `fen` as `you`; the outcome and everything written.
     fn script(opponent: &str, fen: &str, you: Color, input: &str) -> (Option<Outcome>, String) {
-        let entrant = Entrant::load(&opponent.parse::<PlayerSpec>().unwrap(), &NetOptions::default()).unwrap();
+        let entrant =
+            Entrant::load(&opponent.parse::<PlayerSpec>().unwrap(), &NetOptions::default())
+                .unwrap();
         let mut engine = entrant.player(7).unwrap();
         let game = Game::new(Position::from_fen(fen).unwrap(), DrawRules::default());
         let mut out = Vec::new();
-        let outcome = play_game(game, you, engine.as_mut(), entrant.name(), input.as_bytes(), &mut out).unwrap();
+        let outcome =
+            play_game(game, you, engine.as_mut(), entrant.name(), input.as_bytes(), &mut out)
+                .unwrap();
         (outcome, String::from_utf8(out).unwrap())
     }
 
@@ -267,21 +298,34 @@ mod tests {
     #[test]
     fn a_whole_game_against_random_with_bad_input_on_the_way() {
         // Black 9 against White 21: after 9-14 White's only move is 21-17, and 14x21 takes it.
-        let (outcome, out) = script("random", "B:W21:B9", Color::Black, "9-18\nhello\n\n9-14\n14x21\n");
-        assert_eq!(outcome, Some(Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces }), "{out}");
+        let (outcome, out) =
+            script("random", "B:W21:B9", Color::Black, "9-18\nhello\n\n9-14\n14x21\n");
+        assert_eq!(
+            outcome,
+            Some(Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces }),
+            "{out}"
+        );
         assert!(out.contains("\"9-18\" is not a legal move here; legal: 9-13, 9-14"), "{out}");
         assert!(out.contains("\"hello\" is not move text"), "{out}");
         assert!(out.contains("You play 9-14\n"), "{out}");
         assert!(out.contains("White (random) plays 21-17\n"), "{out}");
         assert!(out.contains("You play 14x21\n"), "{out}");
-        assert!(out.trim_end().ends_with("Black wins: White has no pieces left. Game over, you win."), "{out}");
+        assert!(
+            out.trim_end().ends_with("Black wins: White has no pieces left. Game over, you win."),
+            "{out}"
+        );
         assert_eq!(prompts(&out), 5, "one prompt per line read:\n{out}");
     }
 
     #[test]
     fn an_ambiguous_capture_lists_the_paths_and_asks_again() {
-        let (outcome, out) = script("random", "W:WK7:B10,11,18,19", Color::White, "7x7\n7x16x23x7\n");
-        assert_eq!(outcome, Some(Outcome::Win { winner: Color::White, reason: WinReason::NoPieces }), "{out}");
+        let (outcome, out) =
+            script("random", "W:WK7:B10,11,18,19", Color::White, "7x7\n7x16x23x7\n");
+        assert_eq!(
+            outcome,
+            Some(Outcome::Win { winner: Color::White, reason: WinReason::NoPieces }),
+            "{out}"
+        );
         assert!(out.contains("\"7x7\" is ambiguous; it may be any of"), "{out}");
         assert!(out.contains("You play 7x16x23x14x7\n"), "{out}");
         assert_eq!(prompts(&out), 2, "{out}");
@@ -290,20 +334,26 @@ mod tests {
     #[test]
     fn undo_takes_back_a_move_and_its_reply() {
         let start = Position::start().to_fen();
-        let (outcome, out) = script("alphabeta:1", &start, Color::Black, "11-15\nfen\nundo\nfen\nundo\nquit\n");
+        let (outcome, out) =
+            script("alphabeta:1", &start, Color::Black, "11-15\nfen\nundo\nfen\nundo\nquit\n");
         assert_eq!(outcome, None);
         assert!(out.contains("White (alphabeta:1) plays "), "{out}");
-        let fens: Vec<&str> = out.lines().filter(|l| l.starts_with("your move> ") && l.contains(':')).collect();
+        let fens: Vec<&str> =
+            out.lines().filter(|l| l.starts_with("your move> ") && l.contains(':')).collect();
         assert_eq!(fens.len(), 2, "{out}");
         assert_ne!(fens[0], format!("your move> {start}"), "{out}");
         assert_eq!(fens[1], format!("your move> {start}"), "{out}");
-        assert!(out.contains("Took back two moves.") && out.contains("Nothing to take back."), "{out}");
+        assert!(
+            out.contains("Took back two moves.") && out.contains("Nothing to take back."),
+            "{out}"
+        );
         assert!(out.trim_end().ends_with("Game left unfinished."), "{out}");
     }
 
     #[test]
     fn end_of_input_ends_the_session_cleanly() {
-        let (outcome, out) = script("random", &Position::start().to_fen(), Color::Black, "moves\nhelp\n");
+        let (outcome, out) =
+            script("random", &Position::start().to_fen(), Color::Black, "moves\nhelp\n");
         assert_eq!(outcome, None);
         assert!(out.contains("Legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16"), "{out}");
         assert!(out.contains("undo    take back"), "{out}");

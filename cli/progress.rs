@@ -6,6 +6,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub fn bar(total: u64, unit: &str) -> ProgressBar {
     let bar = ProgressBar::new(total);
     let template = format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}  {{msg}}");
-    bar.set_style(ProgressStyle::with_template(&template).expect("a valid template").progress_chars("=> "));
+    bar.set_style(
+        ProgressStyle::with_template(&template).expect("a valid template").progress_chars("=> "),
+    );
     bar
 }

@@ -65,18 +65,28 @@ pub fn run(args: RunArgs) -> Result<()> {
         println!("generation {generation}: self-play with {}", best.checkpoint.display());
         let games = games_for_phase(&config.budget, &spent);
         let seed = phase_seed(config.seed, spent.games);
-        let report = play_games(&run, &config, &best, games, seed, |written| progress.add_games(written))?;
+        let report =
+            play_games(&run, &config, &best, games, seed, |written| progress.add_games(written))?;
         tb.selfplay(trainer.step(), &figures(&report.totals))?;
         println!("  {}", describe(&report.totals));
         set_cpu_threads(&config, 1);
         warn_damaged(&trainer.refresh()?);
-        let limit = if config.budget.train_steps > 0 { config.budget.train_steps } else { u64::MAX };
+        let limit =
+            if config.budget.train_steps > 0 { config.budget.train_steps } else { u64::MAX };
         let trained = train_paid_steps(&mut trainer, limit)?;
         if trained > 0 {
             trainer.checkpoint()?;
-            println!("  trained to step {} ({} positions in the window)", trainer.step(), trainer.replay().len());
+            println!(
+                "  trained to step {} ({} positions in the window)",
+                trainer.step(),
+                trainer.replay().len()
+            );
         } else {
-            println!("  collecting data: {} of {} positions before training starts", trainer.replay().len(), trainer.config().min_positions);
+            println!(
+                "  collecting data: {} of {} positions before training starts",
+                trainer.replay().len(),
+                trainer.config().min_positions
+            );
         }
         progress.save()?;
     }
@@ -98,7 +108,8 @@ fn figures(t: &selfplay::SessionTotals) -> SelfPlayFigures {
         wins: t.black_wins,
         draws: t.draws,
         losses: t.white_wins,
-        resign_false_positive_rate: (t.resign_checks > 0).then(|| t.resign_false_positives as f32 / t.resign_checks as f32),
+        resign_false_positive_rate: (t.resign_checks > 0)
+            .then(|| t.resign_false_positives as f32 / t.resign_checks as f32),
     }
 }
 

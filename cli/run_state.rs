@@ -29,7 +29,8 @@ pub fn open_run(run_dir: &Path, config: Option<&Path>) -> Result<(RunDir, RunCon
         }
         return Ok((run, kept));
     }
-    let path = config.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("configs/default.toml"));
+    let path =
+        config.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("configs/default.toml"));
     let config = RunConfig::load(&path)?;
     selfplay::run_dir::write_atomic(&saved, provenance(&config).as_bytes())?;
     Ok((run, config))
@@ -59,7 +60,12 @@ pub fn ensure_best(run: &RunDir, config: &RunConfig) -> Result<BestNet> {
     let net = PolicyValueNet::new(&config.net, tch::Device::Cpu)?;
     let path = train::candidate_path(&run.nets_dir(), 0);
     model::checkpoint::save(&path, &net, 0, None, &Default::default())?;
-    let best = BestNet { checkpoint: relative_to_run(run, &path), step: 0, generation: 0, promoted_at: unix_now() };
+    let best = BestNet {
+        checkpoint: relative_to_run(run, &path),
+        step: 0,
+        generation: 0,
+        promoted_at: unix_now(),
+    };
     run.set_best(&best)?;
     Ok(best)
 }
@@ -80,6 +86,7 @@ pub fn load_inference(path: &Path, config: &RunConfig) -> Result<Inference> {
 /// libtorch's CPU threads: the configured number, else the cores shared among `parallel` users.
 pub fn set_cpu_threads(config: &RunConfig, parallel: usize) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = if config.cpu_threads > 0 { config.cpu_threads } else { (cores / parallel.max(1)).max(1) };
+    let threads =
+        if config.cpu_threads > 0 { config.cpu_threads } else { (cores / parallel.max(1)).max(1) };
     model::set_cpu_threads(threads);
 }

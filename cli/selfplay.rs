@@ -55,7 +55,8 @@ pub fn play_games(
 ) -> Result<SessionReport> {
     set_cpu_threads(config, config.selfplay.workers);
     let net_path = run.root().join(&best.checkpoint);
-    let session = Session { run, config: &config.selfplay, seed, generation: Some(best.generation) };
+    let session =
+        Session { run, config: &config.selfplay, seed, generation: Some(best.generation) };
     let bar = progress::bar(games, "games");
     bar.set_message(format!("generation {}", best.generation));
     let mut counted = Ok(0);
@@ -95,7 +96,12 @@ pub fn describe(t: &SessionTotals) -> String {
 
 fn print_summary(report: &SessionReport) {
     let w = &report.workers;
-    println!("self-play: {} games, {} samples ({})", report.totals.games, report.totals.samples, describe(&report.totals));
+    println!(
+        "self-play: {} games, {} samples ({})",
+        report.totals.games,
+        report.totals.samples,
+        describe(&report.totals)
+    );
     println!(
         "net: {} positions in {} batches (mean batch {:.0}), busy {:.0}% of the time",
         w.positions,

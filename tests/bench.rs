@@ -26,18 +26,38 @@ const TEXTS: [&str; 4] = ["device", "version", "date", "machine"];
 fn quick_bench_on_the_tiny_config_writes_every_figure() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("bench.json");
-    let text = succeed(&["bench", "--quick", "--config", "configs/tiny.toml", "--device", "cpu", "--json", arg(&json)]);
+    let text = succeed(&[
+        "bench",
+        "--quick",
+        "--config",
+        "configs/tiny.toml",
+        "--device",
+        "cpu",
+        "--json",
+        arg(&json),
+    ]);
     assert!(text.contains("| inference efficiency |"), "no table:\n{text}");
 
     let figures: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     for key in NUMBERS {
-        let value = figures.get(key).and_then(|v| v.as_f64()).unwrap_or_else(|| panic!("{key} missing or not a number: {figures:?}"));
+        let value = figures
+            .get(key)
+            .and_then(|v| v.as_f64())
+            .unwrap_or_else(|| panic!("{key} missing or not a number: {figures:?}"));
         assert!(value.is_finite() && value > 0.0, "{key} = {value}");
     }
     for key in TEXTS {
-        assert!(figures.get(key).and_then(|v| v.as_str()).is_some_and(|s| !s.is_empty()), "{key} missing: {figures:?}");
+        assert!(
+            figures.get(key).and_then(|v| v.as_str()).is_some_and(|s| !s.is_empty()),
+            "{key} missing: {figures:?}"
+        );
     }
-    assert_eq!(figures.len(), 18, "exactly the promised keys: {:?}", figures.keys().collect::<Vec<_>>());
+    assert_eq!(
+        figures.len(),
+        18,
+        "exactly the promised keys: {:?}",
+        figures.keys().collect::<Vec<_>>()
+    );
     assert_eq!(figures["device"], "cpu");
 }

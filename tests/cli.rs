@@ -12,8 +12,13 @@ pub fn checkers_zero() -> Command {
 
 /// Runs the binary to the end; returns its output (stdout and stderr as text) and whether it succeeded.
 pub fn run_to_end(args: &[&str]) -> (bool, String, String) {
-    let Output { status, stdout, stderr } = checkers_zero().args(args).output().expect("the binary runs");
-    (status.success(), String::from_utf8_lossy(&stdout).into_owned(), String::from_utf8_lossy(&stderr).into_owned())
+    let Output { status, stdout, stderr } =
+        checkers_zero().args(args).output().expect("the binary runs");
+    (
+        status.success(),
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    )
 }
 
 /// Runs the binary and requires success.
@@ -26,7 +31,10 @@ pub fn succeed(args: &[&str]) -> String {
 
 /// A failure must be a message, not a crash: no panic, no backtrace.
 pub fn assert_no_panic(stderr: &str) {
-    assert!(!stderr.contains("panicked") && !stderr.contains("stack backtrace"), "a panic:\n{stderr}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("stack backtrace"),
+        "a panic:\n{stderr}"
+    );
 }
 
 /// `path` as a command-line argument.
@@ -36,7 +44,8 @@ pub fn arg(path: &Path) -> &str {
 
 /// The entries of `dir`, sorted (none when it does not exist).
 pub fn sorted_files(dir: &Path) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir).map(|d| d.map(|e| e.unwrap().path()).collect()).unwrap_or_default();
+    let mut paths: Vec<PathBuf> =
+        std::fs::read_dir(dir).map(|d| d.map(|e| e.unwrap().path()).collect()).unwrap_or_default();
     paths.sort();
     paths
 }

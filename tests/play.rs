@@ -18,7 +18,10 @@ fn play(args: &[&str], input: &str) -> (bool, String) {
         .expect("the binary runs");
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
-    (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    (
+        out.status.success(),
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+    )
 }
 
 #[test]
@@ -37,7 +40,8 @@ fn a_net_opens_as_black_with_its_value_and_variation() {
     tch::manual_seed(3);
     let net = PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
     save(&ckpt, &net, 0, None, &Extras::default()).unwrap();
-    let (ok, out) = play(&["--net", ckpt.to_str().unwrap(), "--playouts", "16", "--color", "white"], "fen\n");
+    let (ok, out) =
+        play(&["--net", ckpt.to_str().unwrap(), "--playouts", "16", "--color", "white"], "fen\n");
     assert!(ok, "{out}");
     assert!(out.contains("You play White against mcts:net:16."), "{out}");
     let line = out.lines().find(|l| l.starts_with("Black (mcts:net:16) plays ")).expect(&out);
@@ -49,5 +53,8 @@ fn a_net_opens_as_black_with_its_value_and_variation() {
 fn a_missing_net_is_an_error_not_a_game() {
     let (ok, out) = play(&["--net", "no/such/net.safetensors"], "");
     assert!(!ok, "{out}");
-    assert!(out.contains("no checkpoint file or run directory at no/such/net.safetensors"), "{out}");
+    assert!(
+        out.contains("no checkpoint file or run directory at no/such/net.safetensors"),
+        "{out}"
+    );
 }

@@ -18,12 +18,20 @@ fn tiny_run_writes_every_artifact_and_resumes() {
     for shard in &shards {
         assert!(!read_shard(shard).unwrap().records.is_empty());
     }
-    let candidates: Vec<_> = sorted_files(&run.nets_dir()).into_iter().filter(|p| !p.ends_with("step-0000000000.safetensors")).collect();
+    let candidates: Vec<_> = sorted_files(&run.nets_dir())
+        .into_iter()
+        .filter(|p| !p.ends_with("step-0000000000.safetensors"))
+        .collect();
     assert!(!candidates.is_empty(), "no candidate net in {:?}", run.nets_dir());
     let gates = std::fs::read_to_string(run.gates_file()).unwrap();
     let record: arena::GateRecord = serde_json::from_str(gates.lines().next().unwrap()).unwrap();
     assert!(record.games > 0);
-    assert!(sorted_files(&run.tb_dir().join("train")).iter().any(|p| p.to_string_lossy().contains("tfevents")), "no TensorBoard events");
+    assert!(
+        sorted_files(&run.tb_dir().join("train"))
+            .iter()
+            .any(|p| p.to_string_lossy().contains("tfevents")),
+        "no TensorBoard events"
+    );
     let best = run.best_checkpoint().unwrap().expect("a best net");
     model::checkpoint::load(&best, None, tch::Device::Cpu).expect("the best net loads");
     assert!(run.config_file().exists());
@@ -47,7 +55,10 @@ fn a_different_config_for_an_existing_run_is_refused() {
     let run_dir = dir.path().join("run");
     let run_arg = arg(&run_dir);
     succeed(&["selfplay", "--config", "configs/tiny.toml", "--run-dir", run_arg, "--games", "1"]);
-    let out = checkers_zero().args(["run", "--config", "configs/default.toml", "--run-dir", run_arg]).output().unwrap();
+    let out = checkers_zero()
+        .args(["run", "--config", "configs/default.toml", "--run-dir", run_arg])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("different config"), "{err}");
 }

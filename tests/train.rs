@@ -15,7 +15,12 @@ use train::{TrainConfig, TrainPaths, Trainer};
 
 /// The trainer's folders under `root`, with `positions` generated samples written as shards.
 fn run_with_shards(root: &Path, positions: usize) -> TrainPaths {
-    let paths = TrainPaths { shards: root.join("shards"), states: root.join("train"), nets: root.join("nets"), tb: root.join("tb/train") };
+    let paths = TrainPaths {
+        shards: root.join("shards"),
+        states: root.join("train"),
+        nets: root.join("nets"),
+        tb: root.join("tb/train"),
+    };
     std::fs::create_dir_all(&paths.shards).unwrap();
     for (i, chunk) in synthetic_samples(positions, 5).chunks(500).enumerate() {
         write_shard(&paths.shards, &ShardHeader::now(i as u64, None), chunk).unwrap();

@@ -33,14 +33,23 @@ pub struct Fitted {
 
 /// Fits `players` ratings from `pairs`, player `anchor` fixed at 0. Every player must be connected
 /// to the anchor through games; `Err` names those that are not (by index).
-pub fn fit(players: usize, pairs: &[PairResult], anchor: usize, virtual_draws: f64) -> Result<Vec<Fitted>, Vec<usize>> {
+pub fn fit(
+    players: usize,
+    pairs: &[PairResult],
+    anchor: usize,
+    virtual_draws: f64,
+) -> Result<Vec<Fitted>, Vec<usize>> {
     let unreached = unconnected(players, pairs, anchor);
     if !unreached.is_empty() {
         return Err(unreached);
     }
     let pairs: Vec<PairResult> = pairs
         .iter()
-        .map(|p| PairResult { games: p.games + virtual_draws, points: p.points + 0.5 * virtual_draws, ..*p })
+        .map(|p| PairResult {
+            games: p.games + virtual_draws,
+            points: p.points + 0.5 * virtual_draws,
+            ..*p
+        })
         .collect();
     // Free parameters: every player but the anchor, in order.
     let free: Vec<usize> = (0..players).filter(|&i| i != anchor).collect();
@@ -123,7 +132,9 @@ fn solve(m: &[Vec<f64>], v: &[f64]) -> Vec<f64> {
 
 fn invert(m: &[Vec<f64>]) -> Vec<Vec<f64>> {
     let n = m.len();
-    let columns: Vec<Vec<f64>> = (0..n).map(|j| solve(m, &(0..n).map(|i| f64::from(u8::from(i == j))).collect::<Vec<_>>())).collect();
+    let columns: Vec<Vec<f64>> = (0..n)
+        .map(|j| solve(m, &(0..n).map(|i| f64::from(u8::from(i == j))).collect::<Vec<_>>()))
+        .collect();
     (0..n).map(|i| (0..n).map(|j| columns[j][i]).collect()).collect()
 }
 
@@ -164,7 +175,13 @@ mod tests {
                 let points: f64 = (0..games)
                     .map(|_| {
                         let u: f64 = rng.random();
-                        if u < win { 1.0 } else if u < win + draw { 0.5 } else { 0.0 }
+                        if u < win {
+                            1.0
+                        } else if u < win + draw {
+                            0.5
+                        } else {
+                            0.0
+                        }
                     })
                     .sum();
                 pairs.push(PairResult { a, b, games: games as f64, points });

@@ -1,7 +1,6 @@
 //! A contestant built from a [`PlayerSpec`]: nets loaded once and shared by all games.
 
 use crate::error::ArenaError;
-use selfplay::{NetEvaluator, SharedNet};
 use crate::player::{Contestant, Player};
 use crate::players::alphabeta::AlphaBetaPlayer;
 use crate::players::mcts::{MctsPlayer, Thinking};
@@ -11,6 +10,7 @@ use crate::spec::{NetSource, PlayerSpec, SearchLimit};
 use model::{DeviceSpec, Inference};
 use search::alphabeta::Limit;
 use search::MctsConfig;
+use selfplay::{NetEvaluator, SharedNet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -27,7 +27,11 @@ pub struct NetOptions {
 
 impl Default for NetOptions {
     fn default() -> Self {
-        NetOptions { playouts: MctsConfig::default().playout_cap.full_visits, time: None, device: DeviceSpec::Cpu }
+        NetOptions {
+            playouts: MctsConfig::default().playout_cap.full_visits,
+            time: None,
+            device: DeviceSpec::Cpu,
+        }
     }
 }
 
@@ -52,10 +56,13 @@ impl Entrant {
         let builtin = |name: String, kind| Entrant { name, step: None, run_dir: None, kind };
         Ok(match spec {
             PlayerSpec::Random => builtin("random".into(), Kind::Random),
-            PlayerSpec::AlphaBeta(SearchLimit::Depth(depth)) => builtin(format!("alphabeta:{depth}"), Kind::AlphaBeta(Limit::Depth(*depth))),
-            PlayerSpec::AlphaBeta(SearchLimit::Time(time)) => {
-                builtin(format!("alphabeta:{}s", time.as_secs_f64()), Kind::AlphaBeta(Limit::Time(*time)))
+            PlayerSpec::AlphaBeta(SearchLimit::Depth(depth)) => {
+                builtin(format!("alphabeta:{depth}"), Kind::AlphaBeta(Limit::Depth(*depth)))
             }
+            PlayerSpec::AlphaBeta(SearchLimit::Time(time)) => builtin(
+                format!("alphabeta:{}s", time.as_secs_f64()),
+                Kind::AlphaBeta(Limit::Time(*time)),
+            ),
             PlayerSpec::Mcts { net, playouts } => {
                 let thinking = match (playouts, options.time) {
                     (Some(p), _) => Thinking::Playouts(*p),
@@ -67,11 +74,21 @@ impl Entrant {
                     Thinking::Time(t) => format!("{}s", t.as_secs_f64()),
                 };
                 let (shared, step) = load_net(net, options.device)?;
-                Entrant { name: format!("mcts:{}:{budget}", net.stem()), step: Some(step), run_dir: net.run_dir.clone(), kind: Kind::Mcts(shared, thinking) }
+                Entrant {
+                    name: format!("mcts:{}:{budget}", net.stem()),
+                    step: Some(step),
+                    run_dir: net.run_dir.clone(),
+                    kind: Kind::Mcts(shared, thinking),
+                }
             }
             PlayerSpec::Policy { net } => {
                 let (shared, step) = load_net(net, options.device)?;
-                Entrant { name: format!("policy:{}", net.stem()), step: Some(step), run_dir: net.run_dir.clone(), kind: Kind::Policy(shared) }
+                Entrant {
+                    name: format!("policy:{}", net.stem()),
+                    step: Some(step),
+                    run_dir: net.run_dir.clone(),
+                    kind: Kind::Policy(shared),
+                }
             }
         })
     }
@@ -84,7 +101,8 @@ impl Entrant {
 
 fn load_net(net: &NetSource, device: DeviceSpec) -> Result<(SharedNet, u64), ArenaError> {
     let device = device.resolve().map_err(|source| ArenaError::Model { source })?;
-    let checkpoint = model::checkpoint::load(&net.checkpoint, None, device).map_err(|source| ArenaError::Model { source })?;
+    let checkpoint = model::checkpoint::load(&net.checkpoint, None, device)
+        .map_err(|source| ArenaError::Model { source })?;
     Ok((Arc::new(Mutex::new(Inference::new(checkpoint.net, false))), checkpoint.meta.step))
 }
 
@@ -101,8 +119,15 @@ impl Contestant for Entrant {
         Ok(match &self.kind {
             Kind::Random => Box::new(RandomPlayer::new(seed)),
             Kind::AlphaBeta(limit) => Box::new(AlphaBetaPlayer::new(*limit)),
-            Kind::Mcts(net, thinking) => Box::new(MctsPlayer::new(self.name.clone(), NetEvaluator::new(net.clone()), *thinking, seed)),
-            Kind::Policy(net) => Box::new(PolicyPlayer::new(self.name.clone(), NetEvaluator::new(net.clone()))),
+            Kind::Mcts(net, thinking) => Box::new(MctsPlayer::new(
+                self.name.clone(),
+                NetEvaluator::new(net.clone()),
+                *thinking,
+                seed,
+            )),
+            Kind::Policy(net) => {
+                Box::new(PolicyPlayer::new(self.name.clone(), NetEvaluator::new(net.clone())))
+            }
         })
     }
 }

@@ -39,7 +39,11 @@ pub fn schedule(deck: &[Ballot], games: usize, seed: u64) -> Vec<Fixture> {
         .iter()
         .enumerate()
         .flat_map(|(pair, &b)| {
-            [true, false].map(|a_is_black| Fixture { index: 2 * pair + usize::from(!a_is_black), ballot: deck[b].clone(), a_is_black })
+            [true, false].map(|a_is_black| Fixture {
+                index: 2 * pair + usize::from(!a_is_black),
+                ballot: deck[b].clone(),
+                a_is_black,
+            })
         })
         .collect()
 }

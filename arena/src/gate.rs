@@ -42,11 +42,26 @@ impl Default for GateConfig {
 impl GateConfig {
     /// Checks every field's range; the error names the first bad field.
     pub fn validate(&self) -> Result<(), ArenaError> {
-        check("games", self.games, self.games >= 2 && self.games % 2 == 0, "an even number, at least 2")?;
-        check("threshold", self.threshold, self.threshold > 0.0 && self.threshold <= 1.0, "in (0, 1]")?;
+        check(
+            "games",
+            self.games,
+            self.games >= 2 && self.games % 2 == 0,
+            "an even number, at least 2",
+        )?;
+        check(
+            "threshold",
+            self.threshold,
+            self.threshold > 0.0 && self.threshold <= 1.0,
+            "in (0, 1]",
+        )?;
         check("playouts", self.playouts, self.playouts >= 1, "at least 1")?;
         if let Some(sprt) = &self.sprt {
-            check("sprt.elo1", sprt.elo1, sprt.elo1 > sprt.elo0 && sprt.elo1.is_finite(), "finite and above sprt.elo0")?;
+            check(
+                "sprt.elo1",
+                sprt.elo1,
+                sprt.elo1 > sprt.elo0 && sprt.elo1.is_finite(),
+                "finite and above sprt.elo0",
+            )?;
             check("sprt.elo0", sprt.elo0, sprt.elo0.is_finite(), "finite")?;
             check("sprt.alpha", sprt.alpha, sprt.alpha > 0.0 && sprt.alpha < 0.5, "in (0, 0.5)")?;
             check("sprt.beta", sprt.beta, sprt.beta > 0.0 && sprt.beta < 0.5, "in (0, 0.5)")?;
@@ -55,7 +70,12 @@ impl GateConfig {
     }
 }
 
-fn check(field: &'static str, value: impl ToString, ok: bool, expected: &'static str) -> Result<(), ArenaError> {
+fn check(
+    field: &'static str,
+    value: impl ToString,
+    ok: bool,
+    expected: &'static str,
+) -> Result<(), ArenaError> {
     if ok {
         Ok(())
     } else {
@@ -179,7 +199,8 @@ mod tests {
 
     #[test]
     fn config_fills_defaults_rejects_unknown_fields_and_names_bad_ones() {
-        let config: GateConfig = serde_json::from_str(r#"{"games": 20, "sprt": {"elo1": 50}}"#).unwrap();
+        let config: GateConfig =
+            serde_json::from_str(r#"{"games": 20, "sprt": {"elo1": 50}}"#).unwrap();
         assert_eq!(config.threshold, 0.55);
         assert_eq!(config.sprt.as_ref().unwrap().alpha, 0.05);
         config.validate().unwrap();
@@ -198,8 +219,14 @@ mod tests {
     fn the_threshold_decides_once_it_is_certain() {
         let config = GateConfig { games: 10, threshold: 0.55, ..GateConfig::default() };
         assert_eq!(decide(&config, &Tally { wins: 5, draws: 0, losses: 0 }), None);
-        assert_eq!(decide(&config, &Tally { wins: 6, draws: 0, losses: 0 }), Some((true, DecidedBy::Threshold)));
+        assert_eq!(
+            decide(&config, &Tally { wins: 6, draws: 0, losses: 0 }),
+            Some((true, DecidedBy::Threshold))
+        );
         assert_eq!(decide(&config, &Tally { wins: 0, draws: 1, losses: 4 }), None);
-        assert_eq!(decide(&config, &Tally { wins: 0, draws: 0, losses: 5 }), Some((false, DecidedBy::Threshold)));
+        assert_eq!(
+            decide(&config, &Tally { wins: 0, draws: 0, losses: 5 }),
+            Some((false, DecidedBy::Threshold))
+        );
     }
 }

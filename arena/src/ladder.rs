@@ -50,7 +50,14 @@ pub fn rate<'a>(records: &'a [ResultRecord], anchor: &str) -> Result<Vec<Rating>
     for r in records {
         let mut id = |name: &'a str, step: Option<u64>| -> usize {
             *index.entry(name).or_insert_with(|| {
-                players.push(Rating { name: name.to_string(), step, games: 0, score: 0.0, elo: 0.0, margin: 0.0 });
+                players.push(Rating {
+                    name: name.to_string(),
+                    step,
+                    games: 0,
+                    score: 0.0,
+                    elo: 0.0,
+                    margin: 0.0,
+                });
                 points.push(0.0);
                 players.len() - 1
             })
@@ -63,18 +70,29 @@ pub fn rate<'a>(records: &'a [ResultRecord], anchor: &str) -> Result<Vec<Rating>
         players[white].games += 1;
         points[black] += black_points;
         points[white] += 1.0 - black_points;
-        let (a, b, a_points) = if black < white { (black, white, black_points) } else { (white, black, 1.0 - black_points) };
+        let (a, b, a_points) = if black < white {
+            (black, white, black_points)
+        } else {
+            (white, black, 1.0 - black_points)
+        };
         let pair = pairs.entry((a, b)).or_insert(PairResult { a, b, games: 0.0, points: 0.0 });
         pair.games += 1.0;
         pair.points += a_points;
     }
     let Some(&anchor_index) = index.get(anchor) else {
-        return Err(ArenaError::Ladder { reason: format!("the anchor `{anchor}` played no recorded game") });
+        return Err(ArenaError::Ladder {
+            reason: format!("the anchor `{anchor}` played no recorded game"),
+        });
     };
     let pairs: Vec<PairResult> = pairs.into_values().collect();
     let fitted = fit(players.len(), &pairs, anchor_index, VIRTUAL_DRAWS).map_err(|unreached| {
         let names: Vec<&str> = unreached.iter().map(|&i| players[i].name.as_str()).collect();
-        ArenaError::Ladder { reason: format!("no chain of games links {} to the anchor `{anchor}`", names.join(", ")) }
+        ArenaError::Ladder {
+            reason: format!(
+                "no chain of games links {} to the anchor `{anchor}`",
+                names.join(", ")
+            ),
+        }
     })?;
     for ((player, f), points) in players.iter_mut().zip(fitted).zip(points) {
         player.elo = f.elo;

@@ -31,7 +31,10 @@ pub use players::mcts::{MctsPlayer, Thinking};
 pub use players::policy::PolicyPlayer;
 pub use players::random::RandomPlayer;
 pub use plot::elo_svg;
-pub use record::{append_results, black_points, ending, read_results, run_results_file, ResultRecord, Results, RESULTS_FILE};
+pub use record::{
+    append_results, black_points, ending, read_results, run_results_file, ResultRecord, Results,
+    RESULTS_FILE,
+};
 pub use runner::{run_fixtures, RunConfig};
 pub use spec::{NetSource, PlayerSpec, SearchLimit, MAX_DEPTH};
 pub use sprt::{SprtConfig, SprtState};

@@ -45,7 +45,12 @@ pub fn parse_deck(text: &str, file: &str) -> Result<Vec<Ballot>, ArenaError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let bad = |reason: String| ArenaError::Ballot { file: file.to_string(), line: i + 1, text: line.to_string(), reason };
+        let bad = |reason: String| ArenaError::Ballot {
+            file: file.to_string(),
+            line: i + 1,
+            text: line.to_string(),
+            reason,
+        };
         ballots.push(parse_ballot(line).map_err(bad)?);
     }
     if ballots.is_empty() {
@@ -85,7 +90,8 @@ mod tests {
 
     #[test]
     fn a_bad_ballot_names_its_line() {
-        let err = parse_deck("# deck\n001 9-13 21-17 5-9\n\n002 9-13 21-17 9-14\n", "deck.txt").unwrap_err();
+        let err = parse_deck("# deck\n001 9-13 21-17 5-9\n\n002 9-13 21-17 9-14\n", "deck.txt")
+            .unwrap_err();
         let text = err.to_string();
         assert!(text.starts_with("deck.txt:4:"), "{text}");
         assert!(text.contains("9-14"), "{text}");
@@ -93,6 +99,9 @@ mod tests {
 
     #[test]
     fn an_empty_deck_is_an_error() {
-        assert!(matches!(parse_deck("# nothing\n", "empty.txt"), Err(ArenaError::NoBallots { .. })));
+        assert!(matches!(
+            parse_deck("# nothing\n", "empty.txt"),
+            Err(ArenaError::NoBallots { .. })
+        ));
     }
 }

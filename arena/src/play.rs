@@ -72,11 +72,21 @@ pub fn play_fixture(
         game.play_unchecked(mv);
     }
     let outcome = finish(&mut game, &mut players, names)?;
-    Ok(PlayedGame { fixture: fixture.clone(), black: Side::of(black), white: Side::of(white), game, outcome })
+    Ok(PlayedGame {
+        fixture: fixture.clone(),
+        black: Side::of(black),
+        white: Side::of(white),
+        game,
+        outcome,
+    })
 }
 
 /// Lets the players (Black's first) move until the game is over; every move is checked.
-fn finish(game: &mut Game, players: &mut [Box<dyn Player>; 2], names: [&str; 2]) -> Result<Outcome, ArenaError> {
+fn finish(
+    game: &mut Game,
+    players: &mut [Box<dyn Player>; 2],
+    names: [&str; 2],
+) -> Result<Outcome, ArenaError> {
     loop {
         if let Some(outcome) = game.outcome() {
             return Ok(outcome);

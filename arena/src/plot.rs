@@ -19,7 +19,8 @@ const COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e
 pub fn elo_svg(ratings: &[Rating]) -> String {
     let steps: Vec<f64> = ratings.iter().filter_map(|r| r.step).map(|s| s as f64).collect();
     let (x_min, x_max) = padded_range(steps.iter().copied());
-    let (y_min, y_max) = padded_range(ratings.iter().flat_map(|r| [r.elo - r.margin, r.elo + r.margin]));
+    let (y_min, y_max) =
+        padded_range(ratings.iter().flat_map(|r| [r.elo - r.margin, r.elo + r.margin]));
     let x = |step: f64| LEFT + (step - x_min) / (x_max - x_min) * (WIDTH - LEFT - RIGHT);
     let y = |elo: f64| HEIGHT - BOTTOM - (elo - y_min) / (y_max - y_min) * (HEIGHT - TOP - BOTTOM);
     let mut svg = format!(
@@ -35,19 +36,45 @@ pub fn elo_svg(ratings: &[Rating]) -> String {
     for (k, (kind, mut points)) in series.into_iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
         points.sort_by_key(|r| r.step);
-        let line: Vec<String> = points.iter().map(|r| format!("{:.1},{:.1}", x(step_of(r)), y(r.elo))).collect();
-        let _ = writeln!(svg, r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"#, line.join(" "));
+        let line: Vec<String> =
+            points.iter().map(|r| format!("{:.1},{:.1}", x(step_of(r)), y(r.elo))).collect();
+        let _ = writeln!(
+            svg,
+            r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"#,
+            line.join(" ")
+        );
         for r in &points {
             let (px, lo, hi) = (x(step_of(r)), y(r.elo - r.margin), y(r.elo + r.margin));
-            let _ = writeln!(svg, r#"<line x1="{px:.1}" y1="{lo:.1}" x2="{px:.1}" y2="{hi:.1}" stroke="{colour}"/>"#);
-            let _ = writeln!(svg, r#"<circle cx="{px:.1}" cy="{:.1}" r="3.5" fill="{colour}"><title>{} {:.0} ± {:.0}</title></circle>"#, y(r.elo), escape(&r.name), r.elo, r.margin);
+            let _ = writeln!(
+                svg,
+                r#"<line x1="{px:.1}" y1="{lo:.1}" x2="{px:.1}" y2="{hi:.1}" stroke="{colour}"/>"#
+            );
+            let _ = writeln!(
+                svg,
+                r#"<circle cx="{px:.1}" cy="{:.1}" r="3.5" fill="{colour}"><title>{} {:.0} ± {:.0}</title></circle>"#,
+                y(r.elo),
+                escape(&r.name),
+                r.elo,
+                r.margin
+            );
         }
         legend_entry(&mut svg, k, colour, kind);
     }
     for r in ratings.iter().filter(|r| r.step.is_none()) {
         let py = y(r.elo);
-        let _ = writeln!(svg, r##"<line x1="{LEFT}" y1="{py:.1}" x2="{:.1}" y2="{py:.1}" stroke="#777" stroke-dasharray="6 4"/>"##, WIDTH - RIGHT);
-        let _ = writeln!(svg, r##"<text x="{:.1}" y="{:.1}" fill="#555">{} {:.0}</text>"##, LEFT + 4.0, py - 4.0, escape(&r.name), r.elo);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{LEFT}" y1="{py:.1}" x2="{:.1}" y2="{py:.1}" stroke="#777" stroke-dasharray="6 4"/>"##,
+            WIDTH - RIGHT
+        );
+        let _ = writeln!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" fill="#555">{} {:.0}</text>"##,
+            LEFT + 4.0,
+            py - 4.0,
+            escape(&r.name),
+            r.elo
+        );
     }
     svg.push_str("</svg>\n");
     svg
@@ -59,7 +86,9 @@ fn step_of(r: &Rating) -> f64 {
 
 /// The range of `values` with 5% room each side (a unit range around a single value).
 fn padded_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (lo, hi) = values.filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = values
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
     if !lo.is_finite() {
         return (0.0, 1.0);
     }
@@ -67,19 +96,50 @@ fn padded_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
-fn axes(svg: &mut String, xs: (f64, f64), ys: (f64, f64), x: &dyn Fn(f64) -> f64, y: &dyn Fn(f64) -> f64) {
+fn axes(
+    svg: &mut String,
+    xs: (f64, f64),
+    ys: (f64, f64),
+    x: &dyn Fn(f64) -> f64,
+    y: &dyn Fn(f64) -> f64,
+) {
     let (x0, x1, y0, y1) = (LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, TOP);
-    let _ = writeln!(svg, r#"<rect x="{x0}" y="{y1}" width="{}" height="{}" fill="none" stroke="black"/>"#, x1 - x0, y0 - y1);
+    let _ = writeln!(
+        svg,
+        r#"<rect x="{x0}" y="{y1}" width="{}" height="{}" fill="none" stroke="black"/>"#,
+        x1 - x0,
+        y0 - y1
+    );
     for (v, label) in ticks(xs) {
         let px = x(v);
-        let _ = writeln!(svg, r#"<line x1="{px:.1}" y1="{y0}" x2="{px:.1}" y2="{}" stroke="black"/><text x="{px:.1}" y="{}" text-anchor="middle">{label}</text>"#, y0 + 5.0, y0 + 20.0);
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{px:.1}" y1="{y0}" x2="{px:.1}" y2="{}" stroke="black"/><text x="{px:.1}" y="{}" text-anchor="middle">{label}</text>"#,
+            y0 + 5.0,
+            y0 + 20.0
+        );
     }
     for (v, label) in ticks(ys) {
         let py = y(v);
-        let _ = writeln!(svg, r##"<line x1="{x0}" y1="{py:.1}" x2="{x1}" y2="{py:.1}" stroke="#eee"/><text x="{}" y="{:.1}" text-anchor="end">{label}</text>"##, x0 - 6.0, py + 4.0);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{x0}" y1="{py:.1}" x2="{x1}" y2="{py:.1}" stroke="#eee"/><text x="{}" y="{:.1}" text-anchor="end">{label}</text>"##,
+            x0 - 6.0,
+            py + 4.0
+        );
     }
-    let _ = writeln!(svg, r#"<text x="{:.1}" y="{}" text-anchor="middle">training step</text>"#, (x0 + x1) / 2.0, HEIGHT - 10.0);
-    let _ = writeln!(svg, r#"<text x="15" y="{:.1}" text-anchor="middle" transform="rotate(-90 15 {:.1})">Elo (95% interval)</text>"#, (y0 + y1) / 2.0, (y0 + y1) / 2.0);
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{}" text-anchor="middle">training step</text>"#,
+        (x0 + x1) / 2.0,
+        HEIGHT - 10.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="15" y="{:.1}" text-anchor="middle" transform="rotate(-90 15 {:.1})">Elo (95% interval)</text>"#,
+        (y0 + y1) / 2.0,
+        (y0 + y1) / 2.0
+    );
 }
 
 /// About six round tick values inside `range`, as labels.
@@ -87,7 +147,11 @@ fn ticks((lo, hi): (f64, f64)) -> Vec<(f64, String)> {
     let raw = (hi - lo) / 6.0;
     let exponent = raw.log10().floor();
     let magnitude = 10f64.powf(exponent);
-    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| *s >= raw).unwrap_or(10.0 * magnitude);
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * magnitude);
     let decimals = (-exponent).max(0.0) as usize;
     let first = (lo / step).ceil() as i64;
     let last = (hi / step).floor() as i64;
@@ -98,7 +162,14 @@ fn ticks((lo, hi): (f64, f64)) -> Vec<(f64, String)> {
 fn legend_entry(svg: &mut String, row: usize, colour: &str, label: &str) {
     let ly = TOP + 10.0 + 18.0 * row as f64;
     let lx = WIDTH - RIGHT + 10.0;
-    let _ = writeln!(svg, r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="2"/><text x="{}" y="{}">{}</text>"#, lx + 20.0, lx + 25.0, ly + 4.0, escape(label));
+    let _ = writeln!(
+        svg,
+        r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="2"/><text x="{}" y="{}">{}</text>"#,
+        lx + 20.0,
+        lx + 25.0,
+        ly + 4.0,
+        escape(label)
+    );
 }
 
 fn escape(text: &str) -> String {

@@ -8,8 +8,8 @@
 use crate::error::ArenaError;
 use crate::play::PlayedGame;
 use draughts::{DrawReason, GameResult, Outcome, WinReason};
-use serde::{Deserialize, Serialize};
 use selfplay::run_dir::RunDir;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -63,7 +63,9 @@ mod pdn_result {
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<GameResult, D::Error> {
         let text = String::deserialize(deserializer)?;
         match GameResult::from_pdn(&text) {
-            Some(GameResult::Unknown) | None => Err(D::Error::custom(format!("result {text:?} is not 1-0, 0-1 or 1/2-1/2"))),
+            Some(GameResult::Unknown) | None => {
+                Err(D::Error::custom(format!("result {text:?} is not 1-0, 0-1 or 1/2-1/2")))
+            }
             Some(result) => Ok(result),
         }
     }
@@ -134,7 +136,11 @@ pub fn read_results(path: &Path) -> Result<Results, ArenaError> {
     for (i, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
         match serde_json::from_str(line) {
             Ok(record) => results.records.push(record),
-            Err(e) => results.skipped.push(ArenaError::Record { path: path.to_path_buf(), line: i + 1, reason: e.to_string() }),
+            Err(e) => results.skipped.push(ArenaError::Record {
+                path: path.to_path_buf(),
+                line: i + 1,
+                reason: e.to_string(),
+            }),
         }
     }
     Ok(results)
@@ -162,7 +168,10 @@ mod tests {
     fn records_round_trip_and_a_damaged_line_is_skipped_by_number() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games/results.jsonl");
-        let records = [record("mcts:step-100:64", GameResult::BlackWins), record("alphabeta:2", GameResult::Draw)];
+        let records = [
+            record("mcts:step-100:64", GameResult::BlackWins),
+            record("alphabeta:2", GameResult::Draw),
+        ];
         append_results(&path, &records[..1]).unwrap();
         append_results(&path, &records[1..]).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();

@@ -38,7 +38,13 @@ pub fn run_fixtures(
         .map_err(|e| ArenaError::Threads { threads: config.threads, reason: e.to_string() })?;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let delivery = Mutex::new(Delivery { pending: BTreeMap::new(), seen: Vec::new(), error: None, over: false, on_game });
+    let delivery = Mutex::new(Delivery {
+        pending: BTreeMap::new(),
+        seen: Vec::new(),
+        error: None,
+        over: false,
+        on_game,
+    });
     pool.broadcast(|_| {
         while !stop.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);

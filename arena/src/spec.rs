@@ -17,9 +17,14 @@ pub enum PlayerSpec {
     Random,
     AlphaBeta(SearchLimit),
     /// A net with MCTS; the playouts default to the match's (see [`crate::NetOptions`]).
-    Mcts { net: NetSource, playouts: Option<u32> },
+    Mcts {
+        net: NetSource,
+        playouts: Option<u32>,
+    },
     /// A net's raw policy: the most likely legal step, no search.
-    Policy { net: NetSource },
+    Policy {
+        net: NetSource,
+    },
 }
 
 /// How long the alpha-beta engine searches each move.
@@ -70,12 +75,16 @@ fn parse_limit(text: &str) -> Result<SearchLimit, String> {
     if let Some(seconds) = text.strip_suffix('s') {
         return match seconds.parse::<f64>() {
             Ok(s) if s > 0.0 && s <= 3600.0 => Ok(SearchLimit::Time(Duration::from_secs_f64(s))),
-            _ => Err(format!("time `{text}` is not a number of seconds in (0, 3600] followed by `s`")),
+            _ => Err(format!(
+                "time `{text}` is not a number of seconds in (0, 3600] followed by `s`"
+            )),
         };
     }
     match text.parse::<u32>() {
         Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => Ok(SearchLimit::Depth(depth)),
-        _ if text.is_empty() => Err("alphabeta needs a depth, e.g. alphabeta:4 (or a time, alphabeta:0.5s)".into()),
+        _ if text.is_empty() => {
+            Err("alphabeta needs a depth, e.g. alphabeta:4 (or a time, alphabeta:0.5s)".into())
+        }
         _ => Err(format!("depth `{text}` is not a number from 1 to {MAX_DEPTH}")),
     }
 }
@@ -90,9 +99,16 @@ impl NetSource {
         if path.is_dir() {
             let run = RunDir::existing(path).map_err(|e| e.to_string())?;
             return match run.best_checkpoint().map_err(|e| e.to_string())? {
-                Some(checkpoint) if checkpoint.is_file() => Ok(NetSource { checkpoint, run_dir: Some(path.to_path_buf()) }),
-                Some(checkpoint) => Err(format!("the run's best net {} is missing", checkpoint.display())),
-                None => Err(format!("run directory {} has no best net yet (no best.json)", path.display())),
+                Some(checkpoint) if checkpoint.is_file() => {
+                    Ok(NetSource { checkpoint, run_dir: Some(path.to_path_buf()) })
+                }
+                Some(checkpoint) => {
+                    Err(format!("the run's best net {} is missing", checkpoint.display()))
+                }
+                None => Err(format!(
+                    "run directory {} has no best net yet (no best.json)",
+                    path.display()
+                )),
             };
         }
         if path.is_file() {
@@ -104,7 +120,10 @@ impl NetSource {
 
     /// The checkpoint's file name without its extension, e.g. `step-00001000`.
     pub fn stem(&self) -> String {
-        self.checkpoint.file_stem().map_or_else(|| self.checkpoint.display().to_string(), |s| s.to_string_lossy().into_owned())
+        self.checkpoint.file_stem().map_or_else(
+            || self.checkpoint.display().to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        )
     }
 }
 
@@ -119,7 +138,10 @@ mod tests {
     #[test]
     fn builtin_players_parse() {
         assert_eq!("random".parse::<PlayerSpec>().unwrap(), PlayerSpec::Random);
-        assert_eq!("alphabeta:6".parse::<PlayerSpec>().unwrap(), PlayerSpec::AlphaBeta(SearchLimit::Depth(6)));
+        assert_eq!(
+            "alphabeta:6".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::AlphaBeta(SearchLimit::Depth(6))
+        );
         assert_eq!(
             "alphabeta:0.25s".parse::<PlayerSpec>().unwrap(),
             PlayerSpec::AlphaBeta(SearchLimit::Time(Duration::from_millis(250)))
@@ -133,7 +155,8 @@ mod tests {
         assert!(err("alphabeta:0").contains("depth `0`"));
         assert!(err("alphabeta:deep").contains("depth `deep`"));
         assert!(err("random:3").contains("no argument"));
-        assert!(err("mcts:/no/such.safetensors:100").contains("no checkpoint file or run directory at /no/such.safetensors"));
+        assert!(err("mcts:/no/such.safetensors:100")
+            .contains("no checkpoint file or run directory at /no/such.safetensors"));
         assert!(err("policy:").contains("needs a checkpoint"));
         assert!(err("mcts:/no/such:0").contains("playouts `0`"));
     }
@@ -172,4 +195,3 @@ mod tests {
         }
     }
 }
-

@@ -43,7 +43,11 @@ impl SprtConfig {
         if n == 0.0 {
             return 0.0;
         }
-        let (w, d, l) = (f64::from(tally.wins) + 0.5, f64::from(tally.draws) + 0.5, f64::from(tally.losses) + 0.5);
+        let (w, d, l) = (
+            f64::from(tally.wins) + 0.5,
+            f64::from(tally.draws) + 0.5,
+            f64::from(tally.losses) + 0.5,
+        );
         let total = w + d + l;
         let mean = (w + 0.5 * d) / total;
         let var = (w * (1.0 - mean).powi(2) + d * (0.5 - mean).powi(2) + l * mean.powi(2)) / total;

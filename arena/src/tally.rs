@@ -68,7 +68,11 @@ impl Tally {
         let z2 = Z95 * Z95;
         let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
         let half = Z95 / (1.0 + z2 / n) * (self.variance() / n + z2 / (4.0 * n * n)).sqrt();
-        EloEstimate { elo: elo_of_score(s), low: elo_of_score(centre - half), high: elo_of_score(centre + half) }
+        EloEstimate {
+            elo: elo_of_score(s),
+            low: elo_of_score(centre - half),
+            high: elo_of_score(centre + half),
+        }
     }
 
     /// The same results from the other side.

@@ -33,9 +33,16 @@ pub struct Figures {
 
 /// Prints the figures as a Markdown table (what the README's performance section holds), with the
 /// details behind the self-play and training ratios.
-pub fn print_table(f: &Figures, config: &RunConfig, s: &SelfPlayBench, t: &TrainBench, quick: bool) {
+pub fn print_table(
+    f: &Figures,
+    config: &RunConfig,
+    s: &SelfPlayBench,
+    t: &TrainBench,
+    quick: bool,
+) {
     let net = format!("{}x{}", config.net.blocks, config.net.channels);
-    let wait_policy = std::env::var("OMP_WAIT_POLICY").map_or(String::new(), |p| format!(", OMP_WAIT_POLICY={p}"));
+    let wait_policy = std::env::var("OMP_WAIT_POLICY")
+        .map_or(String::new(), |p| format!(", OMP_WAIT_POLICY={p}"));
     println!(
         "checkers-zero {} bench{}, {}, {}, device {}, {} libtorch threads{wait_policy}",
         f.version,
@@ -49,10 +56,23 @@ pub fn print_table(f: &Figures, config: &RunConfig, s: &SelfPlayBench, t: &Train
     println!("| figure | value | how |");
     println!("| --- | ---: | --- |");
     let row = |name: &str, value: String, how: String| println!("| {name} | {value} | {how} |");
-    row("perft", rate(f.perft_nodes_per_s, "nodes/s"), format!("start position, depth {}, {} nodes, one thread", f.perft_depth, f.perft_nodes));
+    row(
+        "perft",
+        rate(f.perft_nodes_per_s, "nodes/s"),
+        format!("start position, depth {}, {} nodes, one thread", f.perft_depth, f.perft_nodes),
+    );
     row("MCTS", rate(f.mcts_sims_per_s, "sims/s"), "uniform evaluator, one thread".into());
-    for (batch, value) in [(1, f.forward_pos_per_s_b1), (64, f.forward_pos_per_s_b64), (256, f.forward_pos_per_s_b256), (1024, f.forward_pos_per_s_b1024)] {
-        row(&format!("forward, batch {batch}"), rate(value, "pos/s"), format!("{net} net, encoded input, copies included"));
+    for (batch, value) in [
+        (1, f.forward_pos_per_s_b1),
+        (64, f.forward_pos_per_s_b64),
+        (256, f.forward_pos_per_s_b256),
+        (1024, f.forward_pos_per_s_b1024),
+    ] {
+        row(
+            &format!("forward, batch {batch}"),
+            rate(value, "pos/s"),
+            format!("{net} net, encoded input, copies included"),
+        );
     }
     row(
         "self-play",
@@ -72,7 +92,11 @@ pub fn print_table(f: &Figures, config: &RunConfig, s: &SelfPlayBench, t: &Train
         rate(s.raw_forward_per_s, "pos/s"),
         format!("every {SHADOW_EVERY}th self-play batch repeated on its worker's thread, times the workers"),
     );
-    row("inference efficiency", format!("{:.0}%", 100.0 * f.inference_efficiency), "self-play pos/s over raw forward pos/s at the same batches".into());
+    row(
+        "inference efficiency",
+        format!("{:.0}%", 100.0 * f.inference_efficiency),
+        "self-play pos/s over raw forward pos/s at the same batches".into(),
+    );
     row(
         "raw forward, mean batch",
         rate(s.raw_forward_mean_batch_per_s, "pos/s"),
@@ -83,9 +107,21 @@ pub fn print_table(f: &Figures, config: &RunConfig, s: &SelfPlayBench, t: &Train
         format!("{:.0}%", 100.0 * s.inference_efficiency_mean_batch),
         "self-play pos/s over raw forward pos/s at the mean batch".into(),
     );
-    row("self-play games", format!("{:.0}/h", f.selfplay_games_per_hour), format!("{net} net, {} games in flight per worker", config.selfplay.games_in_flight));
-    row("training", rate(f.train_samples_per_s, "samples/s"), format!("replay window to train step, batch {}, {} steps", t.batch_size, t.steps));
-    row("training efficiency", format!("{:.0}%", 100.0 * f.train_efficiency), format!("over raw train steps ({})", rate(t.raw_samples_per_s, "samples/s")));
+    row(
+        "self-play games",
+        format!("{:.0}/h", f.selfplay_games_per_hour),
+        format!("{net} net, {} games in flight per worker", config.selfplay.games_in_flight),
+    );
+    row(
+        "training",
+        rate(f.train_samples_per_s, "samples/s"),
+        format!("replay window to train step, batch {}, {} steps", t.batch_size, t.steps),
+    );
+    row(
+        "training efficiency",
+        format!("{:.0}%", 100.0 * f.train_efficiency),
+        format!("over raw train steps ({})", rate(t.raw_samples_per_s, "samples/s")),
+    );
 }
 
 /// `value` with a thousands-scaled unit, e.g. `94.5 M nodes/s`.
@@ -110,7 +146,12 @@ pub fn device_name(device: Device) -> String {
 pub fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|text| text.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string()))
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     format!("{cpu}, {cores} cores")

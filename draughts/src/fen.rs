@@ -11,13 +11,17 @@ use std::fmt::Write as _;
 /// Why a FEN string is not a position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
-    #[error("FEN {fen:?}: expected a side to move `B` or `W` before the first `:`, found {found:?}")]
+    #[error(
+        "FEN {fen:?}: expected a side to move `B` or `W` before the first `:`, found {found:?}"
+    )]
     SideToMove { fen: String, found: String },
     #[error("FEN {fen:?}: piece list {section:?} does not start with the colour `B` or `W`")]
     SectionColor { fen: String, section: String },
     #[error("FEN {fen:?}: the pieces of {color:?} are listed twice")]
     DuplicateColor { fen: String, color: Color },
-    #[error("FEN {fen:?}: {token:?} is not a square 1..32, a king `K<square>` or a range `<a>-<b>`")]
+    #[error(
+        "FEN {fen:?}: {token:?} is not a square 1..32, a king `K<square>` or a range `<a>-<b>`"
+    )]
     Square { fen: String, token: String },
     #[error("FEN {fen:?}: {source}")]
     Position { fen: String, source: PositionError },
@@ -35,13 +39,17 @@ impl Position {
             .ok_or_else(|| FenError::SideToMove { fen: fen.to_owned(), found: side.to_owned() })?;
         let mut pieces: [Option<(Bitboard, Bitboard)>; 2] = [None, None];
         for section in sections {
-            let color = parse_color(section)
-                .ok_or_else(|| FenError::SectionColor { fen: fen.to_owned(), section: section.to_owned() })?;
+            let color = parse_color(section).ok_or_else(|| FenError::SectionColor {
+                fen: fen.to_owned(),
+                section: section.to_owned(),
+            })?;
             if pieces[color.index()].is_some() {
                 return Err(FenError::DuplicateColor { fen: fen.to_owned(), color });
             }
-            let squares = parse_squares(&section[1..])
-                .map_err(|token| FenError::Square { fen: fen.to_owned(), token: token.to_owned() })?;
+            let squares = parse_squares(&section[1..]).map_err(|token| FenError::Square {
+                fen: fen.to_owned(),
+                token: token.to_owned(),
+            })?;
             pieces[color.index()] = Some(squares);
         }
         let [(black, black_kings), (white, white_kings)] = pieces.map(Option::unwrap_or_default);

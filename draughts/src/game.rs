@@ -148,7 +148,15 @@ impl Game {
         let hash = self.hash();
         // Only positions since the last irreversible move can repeat.
         let window = self.no_progress_plies() as usize + 1;
-        let n = self.hashes.iter().rev().take(window).skip(2).step_by(2).filter(|&&h| h == hash).count();
+        let n = self
+            .hashes
+            .iter()
+            .rev()
+            .take(window)
+            .skip(2)
+            .step_by(2)
+            .filter(|&&h| h == hash)
+            .count();
         n.min(u8::MAX as usize) as u8
     }
 
@@ -185,7 +193,11 @@ impl Game {
     /// Plays a move known to be legal (generated from this position).
     pub fn play_unchecked(&mut self, mv: Move) {
         let man_moved = self.position.men(self.position.side_to_move()).contains(mv.from());
-        let progress = if mv.is_capture() || man_moved { 0 } else { self.no_progress_plies().saturating_add(1) };
+        let progress = if mv.is_capture() || man_moved {
+            0
+        } else {
+            self.no_progress_plies().saturating_add(1)
+        };
         self.hashes.push(self.position.hash_after(self.hash(), mv));
         self.no_progress.push(progress);
         self.position = self.position.play(mv);

@@ -25,9 +25,9 @@ impl Position {
     fn capturers(&self) -> Bitboard {
         let opponents = self.pieces(self.side_to_move().other());
         let empty = self.empty();
-        Direction::ALL
-            .iter()
-            .fold(Bitboard::EMPTY, |acc, &dir| acc | (self.movers(dir) & jump_sources(dir, opponents, empty)))
+        Direction::ALL.iter().fold(Bitboard::EMPTY, |acc, &dir| {
+            acc | (self.movers(dir) & jump_sources(dir, opponents, empty))
+        })
     }
 
     /// Whether the side to move has a capture (and so must capture).
@@ -76,7 +76,10 @@ impl Position {
         let empty = self.empty();
         // Where a man could jump forward now. A man's jump never lands behind it, so neither the
         // square it left nor the piece it jumped changes this.
-        let can_jump = us.forward().iter().fold(Bitboard::EMPTY, |acc, &dir| acc | jump_sources(dir, opponents, empty));
+        let can_jump = us
+            .forward()
+            .iter()
+            .fold(Bitboard::EMPTY, |acc, &dir| acc | jump_sources(dir, opponents, empty));
         let mut n = 0;
         for dir in us.forward() {
             let landings = (men.shift(dir) & opponents).shift(dir) & empty;
@@ -84,8 +87,15 @@ impl Position {
             n += u64::from((landings & !going_on).count());
             for land in going_on {
                 let over = Bitboard::from_square(land).shift(dir.opposite());
-                let from = over.shift(dir.opposite()).first().expect("a landing square has a start");
-                CaptureSearch::new(self, from).extend::<false>(land, over, 1, dir as u32, &mut |_| n += 1);
+                let from =
+                    over.shift(dir.opposite()).first().expect("a landing square has a start");
+                CaptureSearch::new(self, from).extend::<false>(
+                    land,
+                    over,
+                    1,
+                    dir as u32,
+                    &mut |_| n += 1,
+                );
             }
         }
         n
@@ -151,7 +161,14 @@ impl CaptureSearch {
     }
 
     /// Extends a capture path that stands on `at`; `KING` tells whether the jumping piece is a king.
-    fn extend<const KING: bool>(&self, at: Square, captured: Bitboard, jumps: u8, path: u32, f: &mut impl FnMut(Move)) {
+    fn extend<const KING: bool>(
+        &self,
+        at: Square,
+        captured: Bitboard,
+        jumps: u8,
+        path: u32,
+        f: &mut impl FnMut(Move),
+    ) {
         let at_bb = Bitboard::from_square(at);
         let dirs: &[Direction] = if KING { &Direction::ALL } else { &self.forward };
         let mut extended = false;

@@ -34,7 +34,13 @@ impl Move {
 
     /// A capture along `path` (two bits per jump), built by the move generator.
     #[inline]
-    pub(crate) fn capture(from: Square, to: Square, jumps: u8, path: u32, captured: Bitboard) -> Move {
+    pub(crate) fn capture(
+        from: Square,
+        to: Square,
+        jumps: u8,
+        path: u32,
+        captured: Bitboard,
+    ) -> Move {
         Move { from, to, jumps, path, captured }
     }
 

@@ -24,15 +24,20 @@ pub enum MoveTextError {
 impl Position {
     /// The legal move named by `text` (see the module notes for the accepted forms).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveTextError> {
-        let squares = parse_squares(text.trim()).ok_or_else(|| MoveTextError::Syntax { text: text.to_owned() })?;
+        let squares = parse_squares(text.trim())
+            .ok_or_else(|| MoveTextError::Syntax { text: text.to_owned() })?;
         let legal = self.legal_moves();
         if let Some(&mv) = legal.iter().find(|mv| mv.squares().eq(squares.iter().copied())) {
             return Ok(mv);
         }
-        let candidates: SmallVec<[Move; 8]> = legal.iter().copied().filter(|&mv| passes_through(mv, &squares)).collect();
+        let candidates: SmallVec<[Move; 8]> =
+            legal.iter().copied().filter(|&mv| passes_through(mv, &squares)).collect();
         match candidates.as_slice() {
             [mv] => Ok(*mv),
-            [] => Err(MoveTextError::Illegal { text: text.to_owned(), legal: legal.iter().map(Move::to_string).collect() }),
+            [] => Err(MoveTextError::Illegal {
+                text: text.to_owned(),
+                legal: legal.iter().map(Move::to_string).collect(),
+            }),
             _ => Err(MoveTextError::Ambiguous {
                 text: text.to_owned(),
                 candidates: candidates.iter().map(Move::to_string).collect(),
@@ -43,7 +48,10 @@ impl Position {
 
 /// The squares of a move text, at least two.
 fn parse_squares(text: &str) -> Option<SmallVec<[Square; 8]>> {
-    let squares = text.split(['-', 'x', 'X']).map(|s| Square::parse_pdn(s.trim())).collect::<Option<SmallVec<_>>>()?;
+    let squares = text
+        .split(['-', 'x', 'X'])
+        .map(|s| Square::parse_pdn(s.trim()))
+        .collect::<Option<SmallVec<_>>>()?;
     (squares.len() >= 2).then_some(squares)
 }
 
@@ -82,7 +90,10 @@ mod tests {
     #[test]
     fn syntax_errors_are_reported() {
         for text in ["", "11", "11-", "0-4", "11-33", "a-b", "11--15", "1 1-15x"] {
-            assert!(matches!(Position::start().parse_move(text), Err(MoveTextError::Syntax { .. })), "{text}");
+            assert!(
+                matches!(Position::start().parse_move(text), Err(MoveTextError::Syntax { .. })),
+                "{text}"
+            );
         }
     }
 

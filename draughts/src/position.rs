@@ -35,7 +35,12 @@ impl Position {
     }
 
     /// A position from the pieces of each side (men and kings together) and the set of kings.
-    pub fn new(black: Bitboard, white: Bitboard, kings: Bitboard, side_to_move: Color) -> Result<Position, PositionError> {
+    pub fn new(
+        black: Bitboard,
+        white: Bitboard,
+        kings: Bitboard,
+        side_to_move: Color,
+    ) -> Result<Position, PositionError> {
         if let Some(square) = (black & white).first() {
             return Err(PositionError::BothSides { square });
         }

@@ -149,12 +149,8 @@ pub enum Direction {
 }
 
 impl Direction {
-    pub const ALL: [Direction; 4] = [
-        Direction::UpLeft,
-        Direction::UpRight,
-        Direction::DownLeft,
-        Direction::DownRight,
-    ];
+    pub const ALL: [Direction; 4] =
+        [Direction::UpLeft, Direction::UpRight, Direction::DownLeft, Direction::DownRight];
 
     #[inline]
     pub const fn from_index(i: u8) -> Direction {
@@ -246,10 +242,7 @@ mod tests {
             assert_eq!(f.row(), 7 - sq.row());
             assert_eq!(f.column(), 7 - sq.column());
             for dir in Direction::ALL {
-                assert_eq!(
-                    sq.neighbour(dir).map(Square::flipped),
-                    f.neighbour(dir.opposite())
-                );
+                assert_eq!(sq.neighbour(dir).map(Square::flipped), f.neighbour(dir.opposite()));
             }
         }
     }

@@ -6,7 +6,10 @@ use draughts::{Color, Position, Square};
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Cell {
     Empty,
-    Piece { color: Color, king: bool },
+    Piece {
+        color: Color,
+        king: bool,
+    },
     /// A piece jumped earlier in the capture in progress: still on the board, not jumpable again.
     Jumped,
 }
@@ -44,7 +47,16 @@ fn at(board: &Board, row: i32, col: i32) -> Option<Cell> {
 }
 
 /// Continues a capture by the piece now on (row, col); pushes every complete path.
-fn jumps(board: &mut Board, color: Color, king: bool, row: i32, col: i32, path: &mut Vec<u8>, out: &mut Vec<PathMove>, from: u8) {
+fn jumps(
+    board: &mut Board,
+    color: Color,
+    king: bool,
+    row: i32,
+    col: i32,
+    path: &mut Vec<u8>,
+    out: &mut Vec<PathMove>,
+    from: u8,
+) {
     let mut extended = false;
     for &dr in row_steps(color, king) {
         for dc in [-1, 1] {
@@ -55,7 +67,12 @@ fn jumps(board: &mut Board, color: Color, king: bool, row: i32, col: i32, path: 
                 continue;
             }
             extended = true;
-            let (or, oc, lr, lc) = ((row + dr) as usize, (col + dc) as usize, (row + 2 * dr) as usize, (col + 2 * dc) as usize);
+            let (or, oc, lr, lc) = (
+                (row + dr) as usize,
+                (col + dc) as usize,
+                (row + 2 * dr) as usize,
+                (col + 2 * dc) as usize,
+            );
             let saved = board[or][oc];
             board[or][oc] = Cell::Jumped;
             path.push(pdn(lr, lc));
@@ -88,7 +105,16 @@ pub fn legal_moves(pos: &Position) -> Vec<PathMove> {
             }
             let from = pdn(row, col);
             board[row][col] = Cell::Empty; // the jumping piece leaves its square
-            jumps(&mut board, color, king, row as i32, col as i32, &mut Vec::new(), &mut captures, from);
+            jumps(
+                &mut board,
+                color,
+                king,
+                row as i32,
+                col as i32,
+                &mut Vec::new(),
+                &mut captures,
+                from,
+            );
             board[row][col] = Cell::Piece { color, king };
             for &dr in row_steps(color, king) {
                 for dc in [-1, 1] {

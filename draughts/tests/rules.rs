@@ -1,7 +1,9 @@
 //! Each rule of `rules.md`, pinned with a hand-made position.
 
 use crate::support::{fen, move_texts};
-use draughts::{perft, perft_unique, Color, DrawReason, DrawRules, Game, Outcome, Square, WinReason};
+use draughts::{
+    perft, perft_unique, Color, DrawReason, DrawRules, Game, Outcome, Square, WinReason,
+};
 
 fn sq(n: u8) -> Square {
     Square::from_pdn(n).unwrap()
@@ -81,13 +83,19 @@ fn blocked_side_loses() {
     assert!(pos.legal_moves().is_empty());
     assert!(pos.is_lost());
     let game = Game::new(pos, DrawRules::default());
-    assert_eq!(game.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::NoMoves }));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Win { winner: Color::Black, reason: WinReason::NoMoves })
+    );
 }
 
 #[test]
 fn side_without_pieces_loses() {
     let game = Game::new(fen("W:W:B1"), DrawRules::default());
-    assert_eq!(game.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces }));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces })
+    );
 }
 
 fn play_all(game: &mut Game, moves: &[&str]) {

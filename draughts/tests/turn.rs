@@ -43,7 +43,8 @@ fn two_jump_paths_from_one_square_are_told_apart() {
 #[test]
 fn an_illegal_step_is_refused() {
     let mut turn = Turn::new(Position::start());
-    let step = Step { square: draughts::Square::from_pdn(1).unwrap(), dir: draughts::Direction::DownLeft };
+    let step =
+        Step { square: draughts::Square::from_pdn(1).unwrap(), dir: draughts::Direction::DownLeft };
     assert!(turn.take(step).is_err());
 }
 
@@ -71,6 +72,10 @@ fn the_board_mid_capture_shows_the_moving_king_where_it_stands() {
     let now = turn.board_now();
     assert_eq!(now.piece_at(at), Some((draughts::Color::White, true)));
     assert_eq!(now.piece_at(step.square), None);
-    assert_eq!(now.pieces(draughts::Color::Black), pos.pieces(draughts::Color::Black), "jumped pieces stay until the move ends");
+    assert_eq!(
+        now.pieces(draughts::Color::Black),
+        pos.pieces(draughts::Color::Black),
+        "jumped pieces stay until the move ends"
+    );
     assert_eq!(now.side_to_move(), pos.side_to_move());
 }

@@ -38,7 +38,8 @@ mod tests {
         for threads in [1, 2] {
             crate::set_cpu_threads(threads);
             for (blocks, channels) in [(4, 32), (10, 128)] {
-                let net = PolicyValueNet::new(&NetConfig::new(blocks, channels), Device::Cpu).unwrap();
+                let net =
+                    PolicyValueNet::new(&NetConfig::new(blocks, channels), Device::Cpu).unwrap();
                 let inference = Inference::new(net, false);
                 for batch in [1, 64, 256, 1024] {
                     let rate = forward_positions_per_sec(&inference, batch, Duration::from_secs(2));
@@ -50,7 +51,8 @@ mod tests {
 
     #[test]
     fn measures_a_positive_rate() {
-        let inference = Inference::new(PolicyValueNet::new(&NetConfig::new(1, 8), Device::Cpu).unwrap(), false);
+        let inference =
+            Inference::new(PolicyValueNet::new(&NetConfig::new(1, 8), Device::Cpu).unwrap(), false);
         assert!(forward_positions_per_sec(&inference, 4, Duration::from_millis(10)) > 0.0);
     }
 }

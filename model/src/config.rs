@@ -84,7 +84,8 @@ mod tests {
 
     #[test]
     fn unknown_fields_are_refused() {
-        let err = serde_json::from_str::<NetConfig>(r#"{"blocks":4,"channels":32,"chanels":8}"#).unwrap_err();
+        let err = serde_json::from_str::<NetConfig>(r#"{"blocks":4,"channels":32,"chanels":8}"#)
+            .unwrap_err();
         assert!(err.to_string().contains("chanels"), "{err}");
     }
 

@@ -63,11 +63,7 @@ fn cell(sq: Square) -> usize {
 /// Sets the cells of `squares` (board frame) to 1 in `plane`.
 #[inline]
 fn mark(plane: &mut [f32], squares: Bitboard, mover: Color) {
-    let squares = if mover == Color::White {
-        squares.flipped()
-    } else {
-        squares
-    };
+    let squares = if mover == Color::White { squares.flipped() } else { squares };
     for sq in squares {
         plane[cell(sq)] = 1.0;
     }

@@ -11,25 +11,14 @@ pub enum ModelError {
     NotACheckpoint { path: PathBuf, reason: String },
     #[error("{path}: damaged checkpoint: {reason}")]
     Damaged { path: PathBuf, reason: String },
-    #[error("{path}: {what} version {found} is not supported (this build reads version {supported})")]
-    UnsupportedVersion {
-        path: PathBuf,
-        what: &'static str,
-        found: String,
-        supported: u32,
-    },
+    #[error(
+        "{path}: {what} version {found} is not supported (this build reads version {supported})"
+    )]
+    UnsupportedVersion { path: PathBuf, what: &'static str, found: String, supported: u32 },
     #[error("{path}: architecture {found} does not match the expected {expected}")]
-    ArchitectureMismatch {
-        path: PathBuf,
-        expected: String,
-        found: String,
-    },
+    ArchitectureMismatch { path: PathBuf, expected: String, found: String },
     #[error("{path}: tensor `{name}`: {problem}")]
-    Tensor {
-        path: PathBuf,
-        name: String,
-        problem: String,
-    },
+    Tensor { path: PathBuf, name: String, problem: String },
     #[error("net config: `{field}` {problem}")]
     Config { field: &'static str, problem: String },
     #[error("device `{spec}`: {problem}")]

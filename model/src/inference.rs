@@ -22,7 +22,8 @@ pub struct NetEval {
 impl NetEval {
     /// One row of the net's output (`OUTPUT_SIZE` values: policy logits, WDL logits, moves left).
     pub fn from_output_row(row: &[f32]) -> NetEval {
-        let logits: [f32; 3] = row[WDL_OFFSET..WDL_OFFSET + 3].try_into().expect("a row holds the WDL logits");
+        let logits: [f32; 3] =
+            row[WDL_OFFSET..WDL_OFFSET + 3].try_into().expect("a row holds the WDL logits");
         let max = logits.into_iter().fold(f32::NEG_INFINITY, f32::max);
         let exp = logits.map(|l| (l - max).exp());
         let sum: f32 = exp.iter().sum();
@@ -40,7 +41,8 @@ impl NetEval {
 
     /// Priors over `steps` (the legal steps, in their order): softmax of their logits alone.
     pub fn priors(&self, steps: &[Step], mover: Color) -> Vec<f32> {
-        let logits: Vec<f32> = steps.iter().map(|s| self.policy_logits[s.index_for(mover)]).collect();
+        let logits: Vec<f32> =
+            steps.iter().map(|s| self.policy_logits[s.index_for(mover)]).collect();
         let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let exp: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
         let sum: f32 = exp.iter().sum();
@@ -95,11 +97,7 @@ impl Inference {
     /// When `input.len()` is not a multiple of `INPUT_SIZE`, or libtorch fails on the device
     /// (e.g. out of memory).
     pub fn forward_encoded(&self, input: &[f32]) -> Vec<f32> {
-        assert_eq!(
-            input.len() % INPUT_SIZE,
-            0,
-            "input is a whole number of encoded positions"
-        );
+        assert_eq!(input.len() % INPUT_SIZE, 0, "input is a whole number of encoded positions");
         let batch = input.len() / INPUT_SIZE;
         let mut out = vec![0.0; batch * OUTPUT_SIZE];
         if batch == 0 {

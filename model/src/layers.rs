@@ -17,12 +17,15 @@ pub const BN_EPS: f64 = 1e-5;
 
 impl ConvBn {
     /// Variables under `vs / conv_name` and `vs / bn_name`.
-    pub fn new(vs: &nn::Path, conv_name: &str, bn_name: &str, inputs: i64, outputs: i64, kernel: i64) -> ConvBn {
-        let conv_cfg = nn::ConvConfig {
-            padding: kernel / 2,
-            bias: false,
-            ..Default::default()
-        };
+    pub fn new(
+        vs: &nn::Path,
+        conv_name: &str,
+        bn_name: &str,
+        inputs: i64,
+        outputs: i64,
+        kernel: i64,
+    ) -> ConvBn {
+        let conv_cfg = nn::ConvConfig { padding: kernel / 2, bias: false, ..Default::default() };
         let bn_cfg = nn::BatchNormConfig {
             eps: BN_EPS,
             ws_init: nn::Init::Const(1.0),

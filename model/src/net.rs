@@ -84,9 +84,7 @@ impl PolicyValueNet {
         let hidden = config.value_hidden as i64;
         Ok(PolicyValueNet {
             stem: ConvBn::new(&(&root / "stem"), "conv", "bn", PLANES as i64, c, 3),
-            tower: (0..config.blocks)
-                .map(|i| ResBlock::new(&(&root / "tower" / i), c))
-                .collect(),
+            tower: (0..config.blocks).map(|i| ResBlock::new(&(&root / "tower" / i), c)).collect(),
             policy: Head::new(
                 &(&root / "policy"),
                 c,
@@ -123,9 +121,7 @@ impl PolicyValueNet {
         let trunk = self
             .tower
             .iter()
-            .fold(self.stem.forward_t(xs, train).relu(), |x, block| {
-                block.forward_t(&x, train)
-            });
+            .fold(self.stem.forward_t(xs, train).relu(), |x, block| block.forward_t(&x, train));
         let hidden = self.value.forward_t(&trunk, train).relu();
         NetOutput {
             policy: self.policy.forward_t(&trunk, train),

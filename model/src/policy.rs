@@ -44,10 +44,7 @@ mod tests {
         // Black's men move "down" (towards row 7): forward in the mover's frame.
         assert_eq!(Color::Black.forward().map(|d| d.index()), [2, 3]);
         // White's forward steps map to the same indices after the turn.
-        let white_forward = Step {
-            square: Square::from_pdn(24).unwrap(),
-            dir: Direction::UpLeft,
-        };
+        let white_forward = Step { square: Square::from_pdn(24).unwrap(), dir: Direction::UpLeft };
         assert_eq!(white_forward.index_for(Color::White) % 4, 3);
     }
 
@@ -85,10 +82,8 @@ mod tests {
                 for (mv, _) in &paths {
                     ends.entry(mv.from()).or_default().insert(obs.position.play(*mv));
                 }
-                multi_path_squares += ends
-                    .values()
-                    .filter(|e| e.len() > 1 && turn.moves()[0].is_capture())
-                    .count();
+                multi_path_squares +=
+                    ends.values().filter(|e| e.len() > 1 && turn.moves()[0].is_capture()).count();
             }
             ControlFlow::Continue(())
         });

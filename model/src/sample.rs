@@ -23,7 +23,11 @@ impl SplitMix64 {
 
 /// Plays up to `games` games of uniformly random steps and calls `visit` at every decision point,
 /// before the step is chosen. `visit` may stop the walk early with `ControlFlow::Break`.
-pub fn for_each_decision(seed: u64, games: usize, mut visit: impl FnMut(&Observation, &Turn) -> ControlFlow<()>) {
+pub fn for_each_decision(
+    seed: u64,
+    games: usize,
+    mut visit: impl FnMut(&Observation, &Turn) -> ControlFlow<()>,
+) {
     let mut rng = SplitMix64(seed);
     for _ in 0..games {
         let mut game = Game::new(Position::start(), DrawRules::default());

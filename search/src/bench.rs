@@ -20,7 +20,9 @@ pub fn uniform_sims_per_sec(duration: Duration) -> f64 {
     let mut seed = 0;
     while started.elapsed() < duration {
         let mut search = Search::new(&config, &game, seed).expect("the start position is not over");
-        search.run(&mut UniformEvaluator, budget).expect("the uniform evaluator fits every request");
+        search
+            .run(&mut UniformEvaluator, budget)
+            .expect("the uniform evaluator fits every request");
         simulations += u64::from(search.root_visits());
         seed += 1;
     }

@@ -128,7 +128,10 @@ impl MctsConfig {
     /// The budget of a full (`true`) or cheap search under the playout cap.
     pub fn budget(&self, full: bool) -> Budget {
         if full {
-            Budget { visits: self.playout_cap.full_visits, root_noise: self.dirichlet_fraction > 0.0 }
+            Budget {
+                visits: self.playout_cap.full_visits,
+                root_noise: self.dirichlet_fraction > 0.0,
+            }
         } else {
             Budget { visits: self.playout_cap.cheap_visits, root_noise: false }
         }
@@ -139,19 +142,64 @@ impl MctsConfig {
         let cap = &self.playout_cap;
         let resign = &self.resignation;
         let temp = &self.temperature;
-        check("c_puct", self.c_puct, self.c_puct > 0.0 && self.c_puct.is_finite(), "a finite number > 0")?;
-        check("fpu_reduction", self.fpu_reduction, is_in(self.fpu_reduction, 0.0, 2.0), "in [0, 2]")?;
-        check("dirichlet_alpha", self.dirichlet_alpha, self.dirichlet_alpha > 0.0 && self.dirichlet_alpha.is_finite(), "a finite number > 0")?;
-        check("dirichlet_fraction", self.dirichlet_fraction, is_in(self.dirichlet_fraction, 0.0, 1.0), "in [0, 1]")?;
+        check(
+            "c_puct",
+            self.c_puct,
+            self.c_puct > 0.0 && self.c_puct.is_finite(),
+            "a finite number > 0",
+        )?;
+        check(
+            "fpu_reduction",
+            self.fpu_reduction,
+            is_in(self.fpu_reduction, 0.0, 2.0),
+            "in [0, 2]",
+        )?;
+        check(
+            "dirichlet_alpha",
+            self.dirichlet_alpha,
+            self.dirichlet_alpha > 0.0 && self.dirichlet_alpha.is_finite(),
+            "a finite number > 0",
+        )?;
+        check(
+            "dirichlet_fraction",
+            self.dirichlet_fraction,
+            is_in(self.dirichlet_fraction, 0.0, 1.0),
+            "in [0, 1]",
+        )?;
         check("leaves_per_batch", self.leaves_per_batch, self.leaves_per_batch >= 1, "at least 1")?;
         check("temperature.opening", temp.opening, is_in(temp.opening, 0.0, 10.0), "in [0, 10]")?;
         check("temperature.later", temp.later, is_in(temp.later, 0.0, 10.0), "in [0, 10]")?;
         check("playout_cap.full_visits", cap.full_visits, cap.full_visits >= 1, "at least 1")?;
-        check("playout_cap.cheap_visits", cap.cheap_visits, (1..=cap.full_visits).contains(&cap.cheap_visits), "in 1..=full_visits")?;
-        check("playout_cap.full_probability", cap.full_probability, is_in(cap.full_probability, 0.0, 1.0), "in [0, 1]")?;
-        check("resignation.threshold", resign.threshold, resign.threshold > -1.0 && resign.threshold < 1.0, "in (-1, 1)")?;
-        check("resignation.consecutive", resign.consecutive, resign.consecutive >= 1, "at least 1")?;
-        check("resignation.disabled_share", resign.disabled_share, is_in(resign.disabled_share, 0.0, 1.0), "in [0, 1]")?;
+        check(
+            "playout_cap.cheap_visits",
+            cap.cheap_visits,
+            (1..=cap.full_visits).contains(&cap.cheap_visits),
+            "in 1..=full_visits",
+        )?;
+        check(
+            "playout_cap.full_probability",
+            cap.full_probability,
+            is_in(cap.full_probability, 0.0, 1.0),
+            "in [0, 1]",
+        )?;
+        check(
+            "resignation.threshold",
+            resign.threshold,
+            resign.threshold > -1.0 && resign.threshold < 1.0,
+            "in (-1, 1)",
+        )?;
+        check(
+            "resignation.consecutive",
+            resign.consecutive,
+            resign.consecutive >= 1,
+            "at least 1",
+        )?;
+        check(
+            "resignation.disabled_share",
+            resign.disabled_share,
+            is_in(resign.disabled_share, 0.0, 1.0),
+            "in [0, 1]",
+        )?;
         Ok(())
     }
 }
@@ -160,7 +208,12 @@ fn is_in(value: f32, low: f32, high: f32) -> bool {
     (low..=high).contains(&value)
 }
 
-fn check(field: &'static str, value: impl ToString, ok: bool, expected: &'static str) -> Result<(), ConfigError> {
+fn check(
+    field: &'static str,
+    value: impl ToString,
+    ok: bool,
+    expected: &'static str,
+) -> Result<(), ConfigError> {
     if ok {
         Ok(())
     } else {
@@ -180,7 +233,8 @@ mod tests {
     #[test]
     fn partial_config_fills_defaults_and_unknown_fields_are_rejected() {
         let config: MctsConfig =
-            serde_json::from_str(r#"{"c_puct": 2.0, "playout_cap": {"full_visits": 800}}"#).unwrap();
+            serde_json::from_str(r#"{"c_puct": 2.0, "playout_cap": {"full_visits": 800}}"#)
+                .unwrap();
         assert_eq!(config.c_puct, 2.0);
         assert_eq!(config.playout_cap.full_visits, 800);
         assert_eq!(config.playout_cap.cheap_visits, PlayoutCap::default().cheap_visits);

@@ -71,7 +71,8 @@ impl Decision {
         let mut at = self.from;
         let path = self.path;
         (0..self.taken as usize).map(move |i| {
-            let step = Step { square: at, dir: draughts::Direction::from_index((path >> (2 * i)) as u8) };
+            let step =
+                Step { square: at, dir: draughts::Direction::from_index((path >> (2 * i)) as u8) };
             // Only captures have several steps, so every taken step is a jump.
             at = at.jump_target(step.dir).expect("a taken jump stays on the board");
             step
@@ -133,7 +134,8 @@ impl Decision {
         }
         let draw = self.taken == 0
             && ((rules.repetitions > 0 && self.repetitions + 1 >= rules.repetitions)
-                || (rules.no_progress_moves > 0 && self.no_progress >= 2 * rules.no_progress_moves)
+                || (rules.no_progress_moves > 0
+                    && self.no_progress >= 2 * rules.no_progress_moves)
                 || (rules.max_plies > 0 && self.ply >= rules.max_plies));
         draw.then_some(Terminal::Draw)
     }
@@ -168,7 +170,12 @@ mod tests {
             let mut turn = decision.turn();
             loop {
                 let outcome = game.outcome();
-                assert_eq!(outcome.is_some(), decision.terminal(&turn, rules).is_some(), "ply {}", game.ply());
+                assert_eq!(
+                    outcome.is_some(),
+                    decision.terminal(&turn, rules).is_some(),
+                    "ply {}",
+                    game.ply()
+                );
                 if outcome.is_some() {
                     break;
                 }

@@ -100,8 +100,11 @@ impl Evaluator for ScriptedEvaluator {
         requests
             .iter()
             .map(|request| {
-                let weights: Priors =
-                    request.legal_steps.iter().map(|s| *self.step_weights.get(s).unwrap_or(&1.0)).collect();
+                let weights: Priors = request
+                    .legal_steps
+                    .iter()
+                    .map(|s| *self.step_weights.get(s).unwrap_or(&1.0))
+                    .collect();
                 let total: f32 = weights.iter().sum();
                 Evaluation {
                     priors: weights.iter().map(|w| w / total).collect(),

@@ -34,7 +34,9 @@ mod tests;
 
 pub use config::{Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, TemperatureSchedule};
 pub use error::SearchError;
-pub use evaluator::{EvalRequest, Evaluation, Evaluator, Priors, ScriptedEvaluator, UniformEvaluator};
+pub use evaluator::{
+    EvalRequest, Evaluation, Evaluator, Priors, ScriptedEvaluator, UniformEvaluator,
+};
 pub use record::{DecisionRecord, GameEnd, GameRecord, ResignationRecord};
 pub use result::{RootStep, SearchResult};
 pub use search::Search;

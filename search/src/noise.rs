@@ -10,7 +10,8 @@ pub(crate) fn mix_dirichlet(priors: &mut [f32], alpha: f32, fraction: f32, rng: 
         return;
     }
     let gamma = Gamma::new(alpha, 1.0).expect("alpha was validated to be positive and finite");
-    let mut noise: smallvec::SmallVec<[f32; 48]> = priors.iter().map(|_| gamma.sample(rng)).collect();
+    let mut noise: smallvec::SmallVec<[f32; 48]> =
+        priors.iter().map(|_| gamma.sample(rng)).collect();
     let total: f32 = noise.iter().sum();
     if total <= 0.0 || !total.is_finite() {
         // Every draw underflowed (tiny alpha): the noise degenerates to one random step.

@@ -17,9 +17,11 @@ impl Puct {
         let node = tree.node(id);
         let mover = node.mover();
         let edges = tree.edges(id);
-        let seen = |child: NodeId| child != NO_NODE && {
-            let c = tree.node(child);
-            c.visits + c.in_flight > 0
+        let seen = |child: NodeId| {
+            child != NO_NODE && {
+                let c = tree.node(child);
+                c.visits + c.in_flight > 0
+            }
         };
         let visited_prior: f32 = edges.iter().filter(|e| seen(e.child)).map(|e| e.prior).sum();
         let first_play = node.mean_value() - self.fpu_reduction * visited_prior.sqrt();

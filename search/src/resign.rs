@@ -24,7 +24,10 @@ impl ResignationWatch {
             threshold: config.threshold,
             consecutive: config.consecutive,
             streak: [0; 2],
-            record: ResignationRecord { enabled: config.enabled && allowed, would_have_resigned: None },
+            record: ResignationRecord {
+                enabled: config.enabled && allowed,
+                would_have_resigned: None,
+            },
         }
     }
 
@@ -57,7 +60,8 @@ mod tests {
 
     #[test]
     fn resigns_after_consecutive_low_values_of_the_same_side() {
-        let config = Resignation { enabled: true, threshold: -0.9, consecutive: 2, disabled_share: 0.0 };
+        let config =
+            Resignation { enabled: true, threshold: -0.9, consecutive: 2, disabled_share: 0.0 };
         let mut watch = ResignationWatch::new(&config, true);
         assert!(!watch.observe(Color::Black, -0.95, 0));
         assert!(!watch.observe(Color::White, -0.95, 1));
@@ -68,7 +72,8 @@ mod tests {
 
     #[test]
     fn disabled_game_records_where_it_would_have_resigned() {
-        let config = Resignation { enabled: true, threshold: -0.9, consecutive: 1, disabled_share: 1.0 };
+        let config =
+            Resignation { enabled: true, threshold: -0.9, consecutive: 1, disabled_share: 1.0 };
         let mut watch = ResignationWatch::new(&config, false);
         assert!(!watch.observe(Color::White, -0.95, 7));
         assert!(!watch.observe(Color::Black, -0.95, 8));

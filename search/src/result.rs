@@ -43,7 +43,9 @@ impl SearchResult {
         let uniform = 1.0 / self.steps.len() as f32;
         self.steps
             .iter()
-            .map(|s| (s.policy_index, if total == 0 { uniform } else { s.visits as f32 / total as f32 }))
+            .map(|s| {
+                (s.policy_index, if total == 0 { uniform } else { s.visits as f32 / total as f32 })
+            })
             .collect()
     }
 
@@ -63,24 +65,38 @@ impl Search {
             .edges(ROOT)
             .iter()
             .map(|edge| {
-                let child = (edge.child != NO_NODE).then(|| self.tree.node(edge.child)).filter(|c| c.visits > 0);
+                let child = (edge.child != NO_NODE)
+                    .then(|| self.tree.node(edge.child))
+                    .filter(|c| c.visits > 0);
                 RootStep {
                     step: edge.step,
                     policy_index: edge.step.index_for(mover) as u8,
                     prior: edge.prior,
                     visits: child.map_or(0, |c| c.visits),
-                    value: child.map(|c| if c.mover() == mover { c.mean_value() } else { -c.mean_value() }),
+                    value: child.map(|c| {
+                        if c.mover() == mover {
+                            c.mean_value()
+                        } else {
+                            -c.mean_value()
+                        }
+                    }),
                 }
             })
             .collect();
-        SearchResult { steps, value: root.mean_value(), visits: root.visits, principal_variation: self.principal_variation() }
+        SearchResult {
+            steps,
+            value: root.mean_value(),
+            visits: root.visits,
+            principal_variation: self.principal_variation(),
+        }
     }
 
     /// The step to play: the most visited at temperature ~0, otherwise drawn with probability
     /// proportional to `visits^(1 / temperature)`. `None` when the root has no legal step.
     pub fn choose_step(&mut self, temperature: f32) -> Option<Step> {
         let edges = self.tree.edges(ROOT);
-        let visits: smallvec::SmallVec<[u32; 48]> = edges.iter().map(|e| self.child_visits(e.child)).collect();
+        let visits: smallvec::SmallVec<[u32; 48]> =
+            edges.iter().map(|e| self.child_visits(e.child)).collect();
         let best = most_visited(visits.iter().copied())?;
         if temperature < ARGMAX_TEMPERATURE || visits[best] == 0 {
             return Some(edges[best].step);
@@ -112,7 +128,9 @@ impl Search {
         let mut id = ROOT;
         loop {
             let edges = self.tree.edges(id);
-            let Some(best) = most_visited(edges.iter().map(|e| self.child_visits(e.child))) else { break };
+            let Some(best) = most_visited(edges.iter().map(|e| self.child_visits(e.child))) else {
+                break;
+            };
             let edge = edges[best];
             if self.child_visits(edge.child) == 0 {
                 break;
@@ -126,9 +144,11 @@ impl Search {
 
 /// Index of the largest count, the first on a tie; `None` for no counts.
 fn most_visited(visits: impl Iterator<Item = u32>) -> Option<usize> {
-    visits.enumerate().fold(None, |best: Option<(usize, u32)>, (i, v)| match best {
-        Some((_, b)) if b >= v => best,
-        _ => Some((i, v)),
-    })
-    .map(|(i, _)| i)
+    visits
+        .enumerate()
+        .fold(None, |best: Option<(usize, u32)>, (i, v)| match best {
+            Some((_, b)) if b >= v => best,
+            _ => Some((i, v)),
+        })
+        .map(|(i, _)| i)
 }

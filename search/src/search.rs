@@ -136,12 +136,19 @@ impl Search {
     /// Checks them all first: on an error nothing changes.
     pub fn apply(&mut self, evaluations: &[Evaluation]) -> Result<(), SearchError> {
         if evaluations.len() != self.pending.len() {
-            return Err(SearchError::EvaluationCount { expected: self.pending.len(), got: evaluations.len() });
+            return Err(SearchError::EvaluationCount {
+                expected: self.pending.len(),
+                got: evaluations.len(),
+            });
         }
         for (index, (&leaf, evaluation)) in self.pending.iter().zip(evaluations).enumerate() {
             let expected = self.tree.node(leaf).edge_count as usize;
             if evaluation.priors.len() != expected {
-                return Err(SearchError::PriorCount { index, expected, got: evaluation.priors.len() });
+                return Err(SearchError::PriorCount {
+                    index,
+                    expected,
+                    got: evaluation.priors.len(),
+                });
             }
             if !evaluation.value.is_finite() {
                 return Err(SearchError::BadNumber { index, what: "the value" });
@@ -167,7 +174,11 @@ impl Search {
     }
 
     /// Searches until the budget is reached, evaluating `leaves_per_batch` leaves per call.
-    pub fn run(&mut self, evaluator: &mut impl Evaluator, budget: Budget) -> Result<(), SearchError> {
+    pub fn run(
+        &mut self,
+        evaluator: &mut impl Evaluator,
+        budget: Budget,
+    ) -> Result<(), SearchError> {
         self.begin(budget);
         let mut requests = Vec::with_capacity(self.config.leaves_per_batch as usize);
         while self.select_leaves(self.config.leaves_per_batch as usize, &mut requests) > 0 {
@@ -218,10 +229,13 @@ impl Search {
     }
 
     fn noise_root_if_due(&mut self) {
-        let due = self.budget.root_noise && !self.root_noised && self.tree.root().status == Status::Expanded;
+        let due = self.budget.root_noise
+            && !self.root_noised
+            && self.tree.root().status == Status::Expanded;
         if due {
             let (alpha, fraction) = (self.config.dirichlet_alpha, self.config.dirichlet_fraction);
-            let mut priors: smallvec::SmallVec<[f32; 48]> = self.tree.edges(ROOT).iter().map(|e| e.prior).collect();
+            let mut priors: smallvec::SmallVec<[f32; 48]> =
+                self.tree.edges(ROOT).iter().map(|e| e.prior).collect();
             mix_dirichlet(&mut priors, alpha, fraction, &mut self.rng);
             for (edge, prior) in self.tree.edges_mut(ROOT).iter_mut().zip(priors) {
                 edge.prior = prior;
@@ -239,7 +253,10 @@ impl Search {
                 Status::Unevaluated => {
                     let decision = node.decision;
                     let turn = decision.turn();
-                    let request = EvalRequest { observation: decision.observation(&turn), legal_steps: turn.legal_steps() };
+                    let request = EvalRequest {
+                        observation: decision.observation(&turn),
+                        legal_steps: turn.legal_steps(),
+                    };
                     return Selected::Leaf(id, request);
                 }
                 Status::Pending => return Selected::Collision,
@@ -270,7 +287,10 @@ impl Search {
         self.tree.edges_mut(parent)[index].child = child;
         match terminal {
             Some(terminal) => Selected::Terminal(child, terminal),
-            None => Selected::Leaf(child, EvalRequest { observation: decision.observation(&turn), legal_steps: steps }),
+            None => Selected::Leaf(
+                child,
+                EvalRequest { observation: decision.observation(&turn), legal_steps: steps },
+            ),
         }
     }
 

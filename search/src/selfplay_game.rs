@@ -67,7 +67,11 @@ impl SelfPlayGame {
     /// Appends up to `max_leaves` requests for the current decision; plays every decision whose
     /// search is complete first. Returns the number appended; 0 only when the game has ended.
     /// The evaluations go to [`SelfPlayGame::apply`], in order, before the next call.
-    pub fn select_leaves(&mut self, max_leaves: usize, requests: &mut Vec<EvalRequest>) -> Result<usize, SearchError> {
+    pub fn select_leaves(
+        &mut self,
+        max_leaves: usize,
+        requests: &mut Vec<EvalRequest>,
+    ) -> Result<usize, SearchError> {
         while self.end.is_none() {
             let added = self.search.select_leaves(max_leaves, requests);
             if added > 0 {

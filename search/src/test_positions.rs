@@ -5,7 +5,9 @@ use draughts::{Bitboard, Color, Direction, Position, Square, Step};
 /// A position from PDN square numbers (men and kings of each side; `kings` lists the squares of
 /// both sides' kings).
 pub(crate) fn position(black: &[u8], white: &[u8], kings: &[u8], side: Color) -> Position {
-    let board = |squares: &[u8]| squares.iter().map(|&n| Square::from_pdn(n).expect("PDN 1..=32")).collect::<Bitboard>();
+    let board = |squares: &[u8]| {
+        squares.iter().map(|&n| Square::from_pdn(n).expect("PDN 1..=32")).collect::<Bitboard>()
+    };
     Position::new(board(black), board(white), board(kings), side).expect("a valid test position")
 }
 

@@ -2,8 +2,8 @@
 
 use crate::test_positions::{position, shot_step, step, two_for_one_shot};
 use crate::{
-    Budget, EvalRequest, Evaluation, Evaluator, GameEnd, MctsConfig, PlayoutCap, Resignation, ScriptedEvaluator,
-    Search, SearchError, SelfPlayGame, UniformEvaluator,
+    Budget, EvalRequest, Evaluation, Evaluator, GameEnd, MctsConfig, PlayoutCap, Resignation,
+    ScriptedEvaluator, Search, SearchError, SelfPlayGame, UniformEvaluator,
 };
 use draughts::{Color, Direction, DrawRules, Game, Position, Turn};
 
@@ -79,7 +79,8 @@ fn requests_carry_the_legal_steps_and_their_policy_indices() {
     let request = &requests[0];
     assert_eq!(request.legal_steps, Turn::new(Position::start()).legal_steps());
     let indices: Vec<usize> = request.policy_indices().collect();
-    let expected: Vec<usize> = request.legal_steps.iter().map(|s| s.index_for(Color::Black)).collect();
+    let expected: Vec<usize> =
+        request.legal_steps.iter().map(|s| s.index_for(Color::Black)).collect();
     assert_eq!(indices, expected);
 }
 
@@ -87,7 +88,8 @@ fn requests_carry_the_legal_steps_and_their_policy_indices() {
 fn visits_follow_priors_when_values_are_equal() {
     let favourite = step(11, Direction::DownLeft);
     let mut evaluator = ScriptedEvaluator::new().with_step_weight(favourite, 4.0);
-    let config = MctsConfig { fpu_reduction: 0.0, dirichlet_fraction: 0.0, ..MctsConfig::default() };
+    let config =
+        MctsConfig { fpu_reduction: 0.0, dirichlet_fraction: 0.0, ..MctsConfig::default() };
     let mut search = Search::new(&config, &game_from(Position::start()), 1).unwrap();
     search.run(&mut evaluator, budget(2000)).unwrap();
     let result = search.result();
@@ -175,22 +177,30 @@ fn an_illegal_step_or_a_bad_evaluation_is_an_error() {
     search.begin(budget(10));
     let mut requests = Vec::new();
     assert_eq!(search.select_leaves(4, &mut requests), 1, "the root is evaluated alone first");
-    assert_eq!(search.advance(step(9, Direction::DownLeft)), Err(SearchError::LeavesPending { count: 1 }));
+    assert_eq!(
+        search.advance(step(9, Direction::DownLeft)),
+        Err(SearchError::LeavesPending { count: 1 })
+    );
     let short = Evaluation { priors: [1.0].into_iter().collect(), value: 0.0 };
-    assert_eq!(search.apply(&[short]), Err(SearchError::PriorCount { index: 0, expected: 7, got: 1 }));
+    assert_eq!(
+        search.apply(&[short]),
+        Err(SearchError::PriorCount { index: 0, expected: 7, got: 1 })
+    );
     assert_eq!(search.apply(&[]), Err(SearchError::EvaluationCount { expected: 1, got: 0 }));
 }
 
 #[test]
 fn leaves_from_many_searches_share_one_evaluator_call() {
     let game = game_from(Position::start());
-    let mut searches: Vec<Search> = (0..4).map(|seed| Search::new(&quiet_config(), &game, seed).unwrap()).collect();
+    let mut searches: Vec<Search> =
+        (0..4).map(|seed| Search::new(&quiet_config(), &game, seed).unwrap()).collect();
     searches.iter_mut().for_each(|s| s.begin(budget(200)));
     let mut evaluator = ScriptedEvaluator::new();
     let mut requests = Vec::new();
     loop {
         requests.clear();
-        let counts: Vec<usize> = searches.iter_mut().map(|s| s.select_leaves(16, &mut requests)).collect();
+        let counts: Vec<usize> =
+            searches.iter_mut().map(|s| s.select_leaves(16, &mut requests)).collect();
         if requests.is_empty() {
             break;
         }
@@ -213,7 +223,10 @@ fn a_seeded_self_play_game_is_reproducible() {
     };
     let rules = DrawRules { max_plies: 80, ..DrawRules::default() };
     let play = |seed| {
-        SelfPlayGame::new(&config, Game::new(Position::start(), rules), seed).unwrap().play(&mut UniformEvaluator).unwrap()
+        SelfPlayGame::new(&config, Game::new(Position::start(), rules), seed)
+            .unwrap()
+            .play(&mut UniformEvaluator)
+            .unwrap()
     };
     let first = play(11);
     assert_eq!(first, play(11));
@@ -221,7 +234,10 @@ fn a_seeded_self_play_game_is_reproducible() {
     let last = first.decisions.last().unwrap();
     assert_eq!(last.plies_to_end, first.moves.len() as u32 - last.ply);
     for decision in &first.decisions {
-        assert_eq!(decision.result, first.end.score_for(decision.observation.position.side_to_move()));
+        assert_eq!(
+            decision.result,
+            first.end.score_for(decision.observation.position.side_to_move())
+        );
         assert!((decision.policy.iter().map(|p| p.1).sum::<f32>() - 1.0).abs() < 1e-5);
     }
 }
@@ -235,7 +251,8 @@ fn playout_cap_randomisation_mixes_full_and_cheap_searches_as_configured() {
     let rules = DrawRules { max_plies: 100, ..DrawRules::default() };
     let decisions: Vec<_> = (0..6)
         .flat_map(|seed| {
-            let game = SelfPlayGame::new(&config, Game::new(Position::start(), rules), seed).unwrap();
+            let game =
+                SelfPlayGame::new(&config, Game::new(Position::start(), rules), seed).unwrap();
             game.play(&mut UniformEvaluator).unwrap().decisions
         })
         .collect();
@@ -259,24 +276,39 @@ impl Evaluator for BlackIsLost {
 
 #[test]
 fn a_side_resigns_after_consecutive_hopeless_searches_unless_resignation_is_off() {
-    let resign = Resignation { enabled: true, threshold: -0.9, consecutive: 2, disabled_share: 0.0 };
+    let resign =
+        Resignation { enabled: true, threshold: -0.9, consecutive: 2, disabled_share: 0.0 };
     let config = MctsConfig {
         resignation: resign.clone(),
         playout_cap: PlayoutCap { full_visits: 16, cheap_visits: 16, full_probability: 1.0 },
         ..MctsConfig::default()
     };
     let rules = DrawRules { max_plies: 30, ..DrawRules::default() };
-    let record = SelfPlayGame::new(&config, Game::new(Position::start(), rules), 3).unwrap().play(&mut BlackIsLost).unwrap();
+    let record = SelfPlayGame::new(&config, Game::new(Position::start(), rules), 3)
+        .unwrap()
+        .play(&mut BlackIsLost)
+        .unwrap();
     assert_eq!(record.end, GameEnd::Resigned { loser: Color::Black });
-    assert!(record.moves.len() <= 4, "Black resigns at its second decision: {} plies", record.moves.len());
+    assert!(
+        record.moves.len() <= 4,
+        "Black resigns at its second decision: {} plies",
+        record.moves.len()
+    );
     assert!(record.resignation.enabled);
 
-    let config = MctsConfig { resignation: Resignation { disabled_share: 1.0, ..resign }, ..config };
-    let record = SelfPlayGame::new(&config, Game::new(Position::start(), rules), 3).unwrap().play(&mut BlackIsLost).unwrap();
+    let config =
+        MctsConfig { resignation: Resignation { disabled_share: 1.0, ..resign }, ..config };
+    let record = SelfPlayGame::new(&config, Game::new(Position::start(), rules), 3)
+        .unwrap()
+        .play(&mut BlackIsLost)
+        .unwrap();
     assert!(matches!(record.end, GameEnd::Played(_)), "{:?}", record.end);
     assert!(!record.resignation.enabled);
     assert_eq!(record.resignation.would_have_resigned.map(|(side, _)| side), Some(Color::Black));
-    assert_eq!(record.resignation.false_positive(record.end), Some(record.end.score_for(Color::Black) >= 0));
+    assert_eq!(
+        record.resignation.false_positive(record.end),
+        Some(record.end.score_for(Color::Black) >= 0)
+    );
 }
 
 #[test]
@@ -289,7 +321,9 @@ fn draws_by_repetition_inside_the_tree_are_terminal() {
     let mut evaluator = ScriptedEvaluator::new();
     search.run(&mut evaluator, budget(3000)).unwrap();
     assert_eq!(search.root_visits(), 3000);
-    assert!(evaluator.requests < 3000, "terminal draws need no evaluation: {} requests", evaluator.requests);
+    assert!(
+        evaluator.requests < 3000,
+        "terminal draws need no evaluation: {} requests",
+        evaluator.requests
+    );
 }
-
-

@@ -87,7 +87,13 @@ impl Tree {
     }
 
     /// Appends a node with one edge (prior 0) per step. A terminal node gets no edges.
-    pub fn add_node(&mut self, decision: Decision, parent: NodeId, steps: &[Step], status: Status) -> NodeId {
+    pub fn add_node(
+        &mut self,
+        decision: Decision,
+        parent: NodeId,
+        steps: &[Step],
+        status: Status,
+    ) -> NodeId {
         let id = NodeId::try_from(self.nodes.len()).expect("fewer than 2^32 nodes");
         let first_edge = u32::try_from(self.edges.len()).expect("fewer than 2^32 edges");
         let steps = if matches!(status, Status::Terminal(_)) { &[][..] } else { steps };
@@ -143,7 +149,8 @@ impl Tree {
 
     /// Makes `new_root` the root, keeping only its subtree (compacted to the front of the arena).
     pub fn reroot(&mut self, new_root: NodeId) {
-        let (mut nodes, mut edges) = (std::mem::take(&mut self.spare_nodes), std::mem::take(&mut self.spare_edges));
+        let (mut nodes, mut edges) =
+            (std::mem::take(&mut self.spare_nodes), std::mem::take(&mut self.spare_edges));
         nodes.clear();
         edges.clear();
         nodes.push(Node { parent: NO_NODE, ..*self.node(new_root) });

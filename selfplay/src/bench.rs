@@ -17,8 +17,8 @@ use crate::run_dir::RunDir;
 use crate::session::{Session, SessionError, SessionTotals};
 use crate::worker::WorkerStats;
 use model::Inference;
-use shadow::{ShadowEvaluator, ShadowTotals};
 pub use shadow::SHADOW_EVERY;
+use shadow::{ShadowEvaluator, ShadowTotals};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -69,8 +69,10 @@ pub fn bench_selfplay<F>(
 where
     F: Fn() -> Result<Inference, String> + Sync,
 {
-    let scratch = std::env::temp_dir().join(format!("checkers-zero-selfplay-bench-{}", std::process::id()));
-    let played = play_rounds(&scratch, config, games_per_round, &make_inference, duration, &mut progress);
+    let scratch =
+        std::env::temp_dir().join(format!("checkers-zero-selfplay-bench-{}", std::process::id()));
+    let played =
+        play_rounds(&scratch, config, games_per_round, &make_inference, duration, &mut progress);
     // A scratch folder left behind is harmless; its removal cannot fail the benchmark.
     let _ = std::fs::remove_dir_all(&scratch);
     let Rounds { rounds, games, stats, elapsed, shadow } = played?;
@@ -90,7 +92,8 @@ where
         seconds,
         positions_per_s,
         games_per_hour: games as f64 * 3600.0 / seconds,
-        net_busy_share: (stats.eval_time.as_secs_f64() - shadow_time) / (stats.total_time.as_secs_f64() - shadow_time),
+        net_busy_share: (stats.eval_time.as_secs_f64() - shadow_time)
+            / (stats.total_time.as_secs_f64() - shadow_time),
         raw_forward_per_s,
         inference_efficiency: positions_per_s / raw_forward_per_s,
         raw_forward_mean_batch_per_s,
@@ -119,8 +122,11 @@ fn play_rounds(
     let run = RunDir::create(scratch)?;
     let shadow = Mutex::new(ShadowTotals::default());
     let max_batch = config.games_in_flight * config.mcts.leaves_per_batch as usize;
-    let make_evaluator = |_| make_inference().map(|net| ShadowEvaluator::new(NetEvaluator::new(net), max_batch, &shadow));
-    let (mut rounds, mut games, mut stats, mut elapsed) = (0, 0, WorkerStats::default(), Duration::ZERO);
+    let make_evaluator = |_| {
+        make_inference().map(|net| ShadowEvaluator::new(NetEvaluator::new(net), max_batch, &shadow))
+    };
+    let (mut rounds, mut games, mut stats, mut elapsed) =
+        (0, 0, WorkerStats::default(), Duration::ZERO);
     let start = Instant::now();
     while rounds == 0 || start.elapsed() < duration {
         let session = Session { run: &run, config, seed: rounds, generation: None };
@@ -141,14 +147,27 @@ mod tests {
 
     #[test]
     fn a_tiny_benchmark_gives_finite_positive_figures() {
-        let mut config = SelfPlayConfig { games_in_flight: 3, write_pdn: false, ..SelfPlayConfig::default() };
+        let mut config =
+            SelfPlayConfig { games_in_flight: 3, write_pdn: false, ..SelfPlayConfig::default() };
         config.mcts.playout_cap.full_visits = 4;
         config.mcts.playout_cap.cheap_visits = 2;
         config.draw.max_plies = 20;
-        let net = || PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).map(|n| Inference::new(n, false));
-        let figures = bench_selfplay(&config, 3, || net().map_err(|e| e.to_string()), Duration::ZERO, |_| {}).unwrap();
+        let net = || {
+            PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu)
+                .map(|n| Inference::new(n, false))
+        };
+        let figures =
+            bench_selfplay(&config, 3, || net().map_err(|e| e.to_string()), Duration::ZERO, |_| {})
+                .unwrap();
         assert_eq!((figures.rounds, figures.games), (1, 3));
-        for x in [figures.mean_batch, figures.positions_per_s, figures.games_per_hour, figures.raw_forward_per_s, figures.inference_efficiency, figures.inference_efficiency_mean_batch] {
+        for x in [
+            figures.mean_batch,
+            figures.positions_per_s,
+            figures.games_per_hour,
+            figures.raw_forward_per_s,
+            figures.inference_efficiency,
+            figures.inference_efficiency_mean_batch,
+        ] {
             assert!(x.is_finite() && x > 0.0, "{figures:?}");
         }
     }

@@ -49,13 +49,21 @@ pub struct DrawConfig {
 impl Default for DrawConfig {
     fn default() -> Self {
         let rules = DrawRules::default();
-        DrawConfig { repetitions: rules.repetitions, no_progress_moves: rules.no_progress_moves, max_plies: rules.max_plies }
+        DrawConfig {
+            repetitions: rules.repetitions,
+            no_progress_moves: rules.no_progress_moves,
+            max_plies: rules.max_plies,
+        }
     }
 }
 
 impl From<DrawConfig> for DrawRules {
     fn from(c: DrawConfig) -> DrawRules {
-        DrawRules { repetitions: c.repetitions, no_progress_moves: c.no_progress_moves, max_plies: c.max_plies }
+        DrawRules {
+            repetitions: c.repetitions,
+            no_progress_moves: c.no_progress_moves,
+            max_plies: c.max_plies,
+        }
     }
 }
 
@@ -70,7 +78,9 @@ pub struct SelfPlayConfigError {
 impl SelfPlayConfig {
     /// Checks every field; the error names the first bad one.
     pub fn validate(&self) -> Result<(), SelfPlayConfigError> {
-        let bad = |field: &str, problem: &str| Err(SelfPlayConfigError { field: field.into(), problem: problem.into() });
+        let bad = |field: &str, problem: &str| {
+            Err(SelfPlayConfigError { field: field.into(), problem: problem.into() })
+        };
         if !(1..=256).contains(&self.workers) {
             return bad("workers", "must be in 1..=256");
         }
@@ -81,7 +91,10 @@ impl SelfPlayConfig {
             return bad("games_per_shard", "must be in 1..=100000");
         }
         if self.draw.repetitions == 1 {
-            return bad("draw.repetitions", "1 would end every game at once; use 0 (off) or at least 2");
+            return bad(
+                "draw.repetitions",
+                "1 would end every game at once; use 0 (off) or at least 2",
+            );
         }
         self.mcts.validate().map_err(|e| SelfPlayConfigError {
             field: format!("mcts.{}", e.field),

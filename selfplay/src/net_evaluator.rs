@@ -61,7 +61,11 @@ impl<N: NetHandle> Evaluator for NetEvaluator<N> {
             encode_into(&request.observation, encoded);
         }
         let output = self.net.forward_encoded(&self.input);
-        requests.iter().zip(output.chunks_exact(OUTPUT_SIZE)).map(|(request, row)| to_evaluation(request, row)).collect()
+        requests
+            .iter()
+            .zip(output.chunks_exact(OUTPUT_SIZE))
+            .map(|(request, row)| to_evaluation(request, row))
+            .collect()
     }
 }
 
@@ -93,7 +97,11 @@ mod tests {
         let mut out = Vec::new();
         model::sample::for_each_decision(7, usize::MAX, |observation, turn| {
             out.push(EvalRequest { observation: *observation, legal_steps: turn.legal_steps() });
-            if out.len() < count { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+            if out.len() < count {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
         });
         out
     }
@@ -110,10 +118,19 @@ mod tests {
             let got = evaluator.evaluate(&requests);
             assert_eq!(got.len(), count);
             for ((request, eval), got) in requests.iter().zip(&expected).zip(&got) {
-                assert!((got.value - eval.value()).abs() < 1e-5, "{} vs {}", got.value, eval.value());
+                assert!(
+                    (got.value - eval.value()).abs() < 1e-5,
+                    "{} vs {}",
+                    got.value,
+                    eval.value()
+                );
                 let priors = eval.priors(&request.legal_steps, request.mover());
                 assert_eq!(got.priors.len(), priors.len());
-                assert!(got.priors.iter().zip(&priors).all(|(a, b)| (a - b).abs() < 1e-5), "{:?} vs {priors:?}", got.priors);
+                assert!(
+                    got.priors.iter().zip(&priors).all(|(a, b)| (a - b).abs() < 1e-5),
+                    "{:?} vs {priors:?}",
+                    got.priors
+                );
             }
         }
     }

@@ -51,10 +51,21 @@ impl RunDir {
     pub fn create(root: impl Into<PathBuf>) -> Result<RunDir, RunDirError> {
         let run = RunDir { root: root.into() };
         if run.root.exists() && !run.root.is_dir() {
-            return Err(RunDirError::Io { path: run.root, source: io::Error::other("not a directory") });
+            return Err(RunDirError::Io {
+                path: run.root,
+                source: io::Error::other("not a directory"),
+            });
         }
-        for dir in [run.root.clone(), run.nets_dir(), run.train_dir(), run.shards_dir(), run.games_dir(), run.tb_dir()] {
-            fs::create_dir_all(&dir).map_err(|source| RunDirError::Io { path: dir.clone(), source })?;
+        for dir in [
+            run.root.clone(),
+            run.nets_dir(),
+            run.train_dir(),
+            run.shards_dir(),
+            run.games_dir(),
+            run.tb_dir(),
+        ] {
+            fs::create_dir_all(&dir)
+                .map_err(|source| RunDirError::Io { path: dir.clone(), source })?;
         }
         Ok(run)
     }
@@ -64,7 +75,9 @@ impl RunDir {
         let root = root.into();
         match fs::metadata(&root) {
             Ok(m) if m.is_dir() => Ok(RunDir { root }),
-            Ok(_) => Err(RunDirError::Io { path: root, source: io::Error::other("not a directory") }),
+            Ok(_) => {
+                Err(RunDirError::Io { path: root, source: io::Error::other("not a directory") })
+            }
             Err(source) => Err(RunDirError::Io { path: root, source }),
         }
     }
@@ -128,7 +141,10 @@ impl RunDir {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RunDirError> {
     model::checkpoint::write_atomic(path, bytes).map_err(|e| match e {
         ModelError::Io { path, error } => RunDirError::Io { path, source: error },
-        other => RunDirError::Io { path: path.to_path_buf(), source: io::Error::other(other.to_string()) },
+        other => RunDirError::Io {
+            path: path.to_path_buf(),
+            source: io::Error::other(other.to_string()),
+        },
     })
 }
 
@@ -137,7 +153,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RunDirError> {
 /// new line: readers skip the damaged line alone.
 pub fn append_lines(path: &Path, text: &str) -> Result<(), RunDirError> {
     let io_err = |source| RunDirError::Io { path: path.to_path_buf(), source };
-    let mut file = fs::OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io_err)?;
+    let mut file =
+        fs::OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io_err)?;
     let mut bytes = Vec::with_capacity(text.len() + 1);
     if file.metadata().map_err(io_err)?.len() > 0 {
         let mut last = [0u8];
@@ -159,7 +176,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let run = RunDir::create(dir.path().join("run")).unwrap();
         assert_eq!(run.best().unwrap(), None);
-        let best = BestNet { checkpoint: "nets/step-000100.safetensors".into(), step: 100, generation: 1, promoted_at: 5 };
+        let best = BestNet {
+            checkpoint: "nets/step-000100.safetensors".into(),
+            step: 100,
+            generation: 1,
+            promoted_at: 5,
+        };
         run.set_best(&best).unwrap();
         assert_eq!(run.best().unwrap(), Some(best));
         assert!(run.best_checkpoint().unwrap().unwrap().ends_with("nets/step-000100.safetensors"));

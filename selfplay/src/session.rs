@@ -116,11 +116,13 @@ impl Session<'_> {
         let worker_results = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..self.config.workers)
                 .map(|worker| {
-                    let (tx, plan, counter, make_evaluator) = (tx.clone(), &plan, &counter, &make_evaluator);
+                    let (tx, plan, counter, make_evaluator) =
+                        (tx.clone(), &plan, &counter, &make_evaluator);
                     scope.spawn(move || {
-                        let mut evaluator =
-                            make_evaluator(worker).map_err(|message| SessionError::Evaluator { worker, message })?;
-                        run_worker(plan, &mut evaluator, counter, &tx).map_err(|source| SessionError::Search { worker, source })
+                        let mut evaluator = make_evaluator(worker)
+                            .map_err(|message| SessionError::Evaluator { worker, message })?;
+                        run_worker(plan, &mut evaluator, counter, &tx)
+                            .map_err(|source| SessionError::Search { worker, source })
                     })
                 })
                 .collect();
@@ -135,12 +137,17 @@ impl Session<'_> {
                 report.totals.elapsed = start.elapsed();
                 pending.push(finished.record);
                 if pending.len() >= self.config.games_per_shard {
-                    collected = collected.and_then(|()| self.flush(&mut pending)).map(|n| report.totals.written += n);
+                    collected = collected
+                        .and_then(|()| self.flush(&mut pending))
+                        .map(|n| report.totals.written += n);
                 }
                 progress(&report.totals);
             }
             let flushed = self.flush(&mut pending).map(|n| report.totals.written += n);
-            let results: Vec<_> = handles.into_iter().map(|h| h.join().expect("a self-play worker panicked")).collect();
+            let results: Vec<_> = handles
+                .into_iter()
+                .map(|h| h.join().expect("a self-play worker panicked"))
+                .collect();
             collected.and(flushed).map(|()| results)
         })?;
         for result in worker_results {
@@ -156,12 +163,14 @@ impl Session<'_> {
         if pending.is_empty() {
             return Ok(0);
         }
-        let samples: Vec<Sample> = pending.iter().flat_map(|g| g.decisions.iter().map(to_sample)).collect();
+        let samples: Vec<Sample> =
+            pending.iter().flat_map(|g| g.decisions.iter().map(to_sample)).collect();
         let header = ShardHeader::now(u64::from(std::process::id()), self.generation);
         let shard = write_shard(&self.run.shards_dir(), &header, &samples)?;
         if self.config.write_pdn {
             let games: Vec<PdnGame> = pending.iter().map(to_pdn).collect();
-            let name = shard.file_stem().expect("a shard has a name").to_string_lossy().into_owned();
+            let name =
+                shard.file_stem().expect("a shard has a name").to_string_lossy().into_owned();
             let path = self.run.games_dir().join(format!("{name}.pdn"));
             crate::run_dir::write_atomic(&path, draughts::write_pdn(&games).as_bytes())?;
         }
@@ -209,7 +218,8 @@ mod tests {
     fn session_writes_every_game_into_readable_shards_and_pdn() {
         let dir = tempfile::tempdir().unwrap();
         let run = RunDir::create(dir.path()).unwrap();
-        let mut config = SelfPlayConfig { workers: 2, games_in_flight: 3, ..SelfPlayConfig::default() };
+        let mut config =
+            SelfPlayConfig { workers: 2, games_in_flight: 3, ..SelfPlayConfig::default() };
         config.mcts.playout_cap.full_visits = 8;
         config.mcts.playout_cap.cheap_visits = 2;
         config.draw.max_plies = 40;
@@ -225,7 +235,11 @@ mod tests {
         assert_eq!(samples as u64, report.totals.samples);
         let pdn_games: usize = std::fs::read_dir(run.games_dir())
             .unwrap()
-            .map(|e| draughts::read_pdn(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap().len())
+            .map(|e| {
+                draughts::read_pdn(&std::fs::read_to_string(e.unwrap().path()).unwrap())
+                    .unwrap()
+                    .len()
+            })
             .sum();
         assert_eq!(pdn_games, 5);
     }
@@ -236,17 +250,30 @@ mod tests {
         // reported as written as soon as the shard is on disk.
         let dir = tempfile::tempdir().unwrap();
         let run = RunDir::create(dir.path()).unwrap();
-        let mut config = SelfPlayConfig { workers: 1, games_in_flight: 2, games_per_shard: 2, ..SelfPlayConfig::default() };
+        let mut config = SelfPlayConfig {
+            workers: 1,
+            games_in_flight: 2,
+            games_per_shard: 2,
+            ..SelfPlayConfig::default()
+        };
         config.mcts.playout_cap.full_visits = 4;
         config.mcts.playout_cap.cheap_visits = 2;
         config.draw.max_plies = 20;
         let session = Session { run: &run, config: &config, seed: 5, generation: None };
         let mut seen = Vec::new();
         let report = session
-            .play(5, |_| Ok(UniformEvaluator), &|| false, |t| {
-                assert_eq!(list_shards(&run.shards_dir()).unwrap().len() as u64, t.written.div_ceil(2));
-                seen.push(t.written);
-            })
+            .play(
+                5,
+                |_| Ok(UniformEvaluator),
+                &|| false,
+                |t| {
+                    assert_eq!(
+                        list_shards(&run.shards_dir()).unwrap().len() as u64,
+                        t.written.div_ceil(2)
+                    );
+                    seen.push(t.written);
+                },
+            )
             .unwrap();
         assert_eq!(seen, [0, 2, 2, 4, 4]);
         assert_eq!(report.totals.written, 5);
@@ -261,6 +288,9 @@ mod tests {
         let err = session
             .play(1, |_| Err::<UniformEvaluator, _>("no net".to_string()), &|| false, |_| {})
             .unwrap_err();
-        assert!(err.to_string().contains("worker 0") && err.to_string().contains("no net"), "{err}");
+        assert!(
+            err.to_string().contains("worker 0") && err.to_string().contains("no net"),
+            "{err}"
+        );
     }
 }

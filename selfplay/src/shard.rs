@@ -10,7 +10,9 @@ pub mod file;
 pub mod record;
 pub mod scan;
 
-pub use file::{read_shard, write_shard, Shard, ShardHeader, FORMAT_VERSION, MAGIC, MAX_SHARD_BYTES};
+pub use file::{
+    read_shard, write_shard, Shard, ShardHeader, FORMAT_VERSION, MAGIC, MAX_SHARD_BYTES,
+};
 pub use record::{RecordView, Records};
 pub use scan::{list_shards, scan_shards, ScanReport, SHARD_EXTENSION};
 
@@ -60,7 +62,9 @@ impl ShardError {
             | ShardError::Checksum { path, .. }
             | ShardError::AbsurdCount { path, .. }
             | ShardError::BadRecord { path, .. } => Some(path),
-            ShardError::Write { .. } | ShardError::BadSample { .. } | ShardError::TooManySamples { .. } => None,
+            ShardError::Write { .. }
+            | ShardError::BadSample { .. }
+            | ShardError::TooManySamples { .. } => None,
         }
     }
 }

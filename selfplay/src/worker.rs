@@ -167,7 +167,12 @@ mod tests {
         let mut mcts = MctsConfig::default();
         mcts.playout_cap.full_visits = 16;
         mcts.playout_cap.cheap_visits = 4;
-        GamePlan { mcts, draw_rules: DrawRules { max_plies: 60, ..DrawRules::default() }, seed: 1, games_in_flight: 4 }
+        GamePlan {
+            mcts,
+            draw_rules: DrawRules { max_plies: 60, ..DrawRules::default() },
+            seed: 1,
+            games_in_flight: 4,
+        }
     }
 
     #[test]
@@ -191,7 +196,9 @@ mod tests {
             let (tx, rx) = mpsc::channel();
             run_worker(&plan, &mut UniformEvaluator, &counter, &tx).unwrap();
             drop(tx);
-            rx.iter().map(|g| (g.number, g.record.moves)).collect::<std::collections::BTreeMap<_, _>>()
+            rx.iter()
+                .map(|g| (g.number, g.record.moves))
+                .collect::<std::collections::BTreeMap<_, _>>()
         };
         let all = play(0, 4);
         let tail = play(2, 4);

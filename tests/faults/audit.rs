@@ -31,7 +31,11 @@ pub struct Audit {
 impl Audit {
     /// Panics naming every damaged file.
     pub fn assert_clean(&self) {
-        assert!(self.problems.is_empty(), "damaged files in the run directory:\n{}", self.problems.join("\n"));
+        assert!(
+            self.problems.is_empty(),
+            "damaged files in the run directory:\n{}",
+            self.problems.join("\n")
+        );
     }
 }
 
@@ -45,7 +49,10 @@ pub fn audit(root: &Path) -> Audit {
     let run = RunDir::existing(root).expect("a run directory");
     let config: toml::Value = toml::from_str(&text).expect("config.toml parses");
     let net: NetConfig = config["net"].clone().try_into().expect("[net]");
-    let train: TrainConfig = config.get("train").cloned().map_or_else(TrainConfig::default, |t| t.try_into().expect("[train]"));
+    let train: TrainConfig = config
+        .get("train")
+        .cloned()
+        .map_or_else(TrainConfig::default, |t| t.try_into().expect("[train]"));
 
     for path in files(&run.shards_dir(), &mut audit) {
         match read_shard(&path) {
@@ -80,7 +87,9 @@ pub fn audit(root: &Path) -> Audit {
         match name(&path).as_str() {
             "config.toml" => {}
             "best.json" => check_best(&run, &net, &mut audit),
-            "progress.json" => match serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&path).unwrap_or_default()) {
+            "progress.json" => match serde_json::from_str::<serde_json::Value>(
+                &std::fs::read_to_string(&path).unwrap_or_default(),
+            ) {
                 Ok(v) => audit.counted_games = v["games"].as_u64().unwrap_or(0),
                 Err(e) => audit.problems.push(format!("{}: {e}", path.display())),
             },

@@ -11,7 +11,9 @@ const FEN: &str = "B:W21,22:B1,2";
 
 /// Files for the cases: configs broken in each way, a directory, a text file, a real checkpoint.
 fn fixtures(dir: &Path) {
-    let tiny = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tiny.toml")).unwrap();
+    let tiny =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tiny.toml"))
+            .unwrap();
     for (name, from, to) in [
         ("unknown.toml", "[selfplay]", "[selfplay]\nworkerz = 3"),
         ("badvalue.toml", "workers = 1", "workers = 0"),
@@ -24,7 +26,8 @@ fn fixtures(dir: &Path) {
     std::fs::create_dir(dir.join("folder")).unwrap();
     std::fs::write(dir.join("text.safetensors"), "not a net\n").unwrap();
     let net = PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
-    model::checkpoint::save(&dir.join("net.safetensors"), &net, 0, None, &Default::default()).unwrap();
+    model::checkpoint::save(&dir.join("net.safetensors"), &net, 0, None, &Default::default())
+        .unwrap();
 }
 
 #[test]
@@ -32,45 +35,138 @@ fn bad_input_gets_a_one_line_error_naming_what_and_where() {
     let dir = tempfile::tempdir().unwrap();
     fixtures(dir.path());
     let p = |name: &str| arg(&dir.path().join(name)).to_string();
-    let (net, text, folder, missing) = (p("net.safetensors"), p("text.safetensors"), p("folder"), p("missing.safetensors"));
-    let run = |config: &str| vec!["run".to_string(), "--config".into(), p(config), "--run-dir".into(), p("run")];
-    let bestmove = |player: &str| vec!["bestmove".to_string(), player.into(), "--fen".into(), FEN.into()];
-    let export = |ckpt: &str, out: &str| vec!["export".to_string(), ckpt.into(), "--format".into(), "onnx".into(), "--out".into(), out.into()];
+    let (net, text, folder, missing) =
+        (p("net.safetensors"), p("text.safetensors"), p("folder"), p("missing.safetensors"));
+    let run = |config: &str| {
+        vec!["run".to_string(), "--config".into(), p(config), "--run-dir".into(), p("run")]
+    };
+    let bestmove =
+        |player: &str| vec!["bestmove".to_string(), player.into(), "--fen".into(), FEN.into()];
+    let export = |ckpt: &str, out: &str| {
+        vec![
+            "export".to_string(),
+            ckpt.into(),
+            "--format".into(),
+            "onnx".into(),
+            "--out".into(),
+            out.into(),
+        ]
+    };
     let cases: Vec<(Vec<String>, &[&str])> = vec![
         (run("missing.toml"), &["missing.toml", "No such file"]),
         (run("folder"), &["folder", "directory"]),
         (run("unknown.toml"), &["unknown.toml", "line 18", "`selfplay.workerz`", "unknown field"]),
         (run("badvalue.toml"), &["badvalue.toml", "`selfplay.workers`"]),
-        (run("wrongtype.toml"), &["wrongtype.toml", "line 18", "`selfplay.workers`", "invalid type"]),
+        (
+            run("wrongtype.toml"),
+            &["wrongtype.toml", "line 18", "`selfplay.workers`", "invalid type"],
+        ),
         (run("syntax.toml"), &["syntax.toml", "line"]),
         (run("nonet.toml"), &["nonet.toml", "nett"]),
-        (vec!["run".into(), "--config".into(), "configs/tiny.toml".into(), "--run-dir".into(), text.clone()], &["text.safetensors", "not a directory"]),
-        (vec!["run".into(), "--config".into(), "configs/tiny.toml".into(), "--run-dir".into(), p("r"), "--wall-minutes".into(), "NaN".into()], &["budget.wall_minutes"]),
-        (vec!["selfplay".into(), "--config".into(), "configs/tiny.toml".into(), "--run-dir".into(), p("r"), "--workers".into(), "0".into()], &["selfplay.workers"]),
-        (vec!["train".into(), "--run-dir".into(), text.clone()], &["text.safetensors", "not a directory"]),
-        (vec!["perft".into(), "3".into(), "--fen".into(), "B:W99:B1".into()], &["--fen", "\"99\" is not a square"]),
-        (vec!["bestmove".into(), "random".into(), "--fen".into(), "W:W21:Bfoo".into()], &["FEN", "\"foo\""]),
+        (
+            vec![
+                "run".into(),
+                "--config".into(),
+                "configs/tiny.toml".into(),
+                "--run-dir".into(),
+                text.clone(),
+            ],
+            &["text.safetensors", "not a directory"],
+        ),
+        (
+            vec![
+                "run".into(),
+                "--config".into(),
+                "configs/tiny.toml".into(),
+                "--run-dir".into(),
+                p("r"),
+                "--wall-minutes".into(),
+                "NaN".into(),
+            ],
+            &["budget.wall_minutes"],
+        ),
+        (
+            vec![
+                "selfplay".into(),
+                "--config".into(),
+                "configs/tiny.toml".into(),
+                "--run-dir".into(),
+                p("r"),
+                "--workers".into(),
+                "0".into(),
+            ],
+            &["selfplay.workers"],
+        ),
+        (
+            vec!["train".into(), "--run-dir".into(), text.clone()],
+            &["text.safetensors", "not a directory"],
+        ),
+        (
+            vec!["perft".into(), "3".into(), "--fen".into(), "B:W99:B1".into()],
+            &["--fen", "\"99\" is not a square"],
+        ),
+        (
+            vec!["bestmove".into(), "random".into(), "--fen".into(), "W:W21:Bfoo".into()],
+            &["FEN", "\"foo\""],
+        ),
         (vec!["bestmove".into(), "random".into(), "--fen".into(), "".into()], &["FEN \"\""]),
         (bestmove("foo"), &["player `foo`", "unknown kind of player"]),
         (bestmove("alphabeta:x"), &["player `alphabeta:x`", "depth `x`"]),
         (bestmove("alphabeta:99"), &["depth `99`"]),
         (bestmove("random:3"), &["player `random:3`"]),
-        (bestmove(&format!("mcts:{missing}")), &["missing.safetensors", "no checkpoint file or run directory"]),
+        (
+            bestmove(&format!("mcts:{missing}")),
+            &["missing.safetensors", "no checkpoint file or run directory"],
+        ),
         (bestmove(&format!("mcts:{folder}")), &["folder", "no best net"]),
-        (bestmove(&format!("policy:{text}")), &["text.safetensors", "not a checkers-zero checkpoint"]),
+        (
+            bestmove(&format!("policy:{text}")),
+            &["text.safetensors", "not a checkers-zero checkpoint"],
+        ),
         (bestmove(&format!("mcts:{net}:0")), &["playouts `0`"]),
         (export(&missing, &p("x.onnx")), &["missing.safetensors", "No such file"]),
         (export(&folder, &p("x.onnx")), &["folder", "directory"]),
         (export(&text, &p("x.onnx")), &["text.safetensors", "not a checkers-zero checkpoint"]),
         (export(&net, &p("nowhere/x.onnx")), &["nowhere/x.onnx"]),
         (export(&net, &folder), &["folder"]),
-        (vec!["match".into(), "random".into(), "alphabeta:1".into(), "--openings".into(), text.clone()], &["text.safetensors:1", "bad ballot"]),
-        (vec!["match".into(), "random".into(), "alphabeta:1".into(), "--openings".into(), missing.clone()], &["missing.safetensors", "No such file"]),
+        (
+            vec![
+                "match".into(),
+                "random".into(),
+                "alphabeta:1".into(),
+                "--openings".into(),
+                text.clone(),
+            ],
+            &["text.safetensors:1", "bad ballot"],
+        ),
+        (
+            vec![
+                "match".into(),
+                "random".into(),
+                "alphabeta:1".into(),
+                "--openings".into(),
+                missing.clone(),
+            ],
+            &["missing.safetensors", "No such file"],
+        ),
         (vec!["ladder".into(), missing.clone()], &["missing.safetensors", "No such file"]),
         (vec!["ladder".into(), text.clone()], &["text.safetensors", "not a directory"]),
         // Argument errors are clap's: `error: ...` first, then the usage.
-        (vec!["export".into(), net.clone(), "--format".into(), "pickle".into(), "--out".into(), p("x")], &["'pickle'", "--format"]),
-        (vec!["run".into(), "--selfplay-games".into(), "many".into()], &["'many'", "--selfplay-games"]),
+        (
+            vec![
+                "export".into(),
+                net.clone(),
+                "--format".into(),
+                "pickle".into(),
+                "--out".into(),
+                p("x"),
+            ],
+            &["'pickle'", "--format"],
+        ),
+        (
+            vec!["run".into(), "--selfplay-games".into(), "many".into()],
+            &["'many'", "--selfplay-games"],
+        ),
         (vec!["bench".into(), "--device".into(), "tpu".into()], &["device `tpu`"]),
         (vec!["frobnicate".into()], &["'frobnicate'"]),
         (vec!["perft".into()], &["required arguments"]),
@@ -87,7 +183,10 @@ fn bad_input_gets_a_one_line_error_naming_what_and_where() {
             assert!(first.contains(what), "{args:?}: `{what}` not in {first}");
         }
         let from_clap = stderr.contains("Usage:") || stderr.contains("--help");
-        assert!(from_clap || stderr.lines().count() == 1, "{args:?}: more than one line:\n{stderr}");
+        assert!(
+            from_clap || stderr.lines().count() == 1,
+            "{args:?}: more than one line:\n{stderr}"
+        );
     }
     println!("bad input: {} cases, each a one-line error, no panic", cases.len());
 }

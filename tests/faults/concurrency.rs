@@ -17,7 +17,15 @@ fn three_selfplay_processes_share_one_run_directory_without_clobbering() {
     let children: Vec<_> = (0..PROCESSES)
         .map(|_| {
             checkers_zero()
-                .args(["selfplay", "--config", "configs/tiny.toml", "--run-dir", arg(&run_dir), "--games", &games])
+                .args([
+                    "selfplay",
+                    "--config",
+                    "configs/tiny.toml",
+                    "--run-dir",
+                    arg(&run_dir),
+                    "--games",
+                    &games,
+                ])
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
@@ -40,10 +48,18 @@ fn three_selfplay_processes_share_one_run_directory_without_clobbering() {
     assert_eq!(audit.shards.len(), PROCESSES * GAMES);
     for name in &audit.shards {
         let pid = name.split('-').nth(1).unwrap();
-        *per_process.get_mut(pid).unwrap_or_else(|| panic!("{name}: written by no process of the test")) += 1;
+        *per_process
+            .get_mut(pid)
+            .unwrap_or_else(|| panic!("{name}: written by no process of the test")) += 1;
     }
     assert!(per_process.values().all(|&n| n == GAMES), "games per process: {per_process:?}");
-    let pdn = std::fs::read_dir(run_dir.join("games")).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "pdn")).count();
+    let pdn = std::fs::read_dir(run_dir.join("games"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "pdn"))
+        .count();
     assert_eq!(pdn, PROCESSES * GAMES);
-    println!("concurrency: {PROCESSES} processes x {GAMES} games: {} shards, all readable, names unique", audit.shards.len());
+    println!(
+        "concurrency: {PROCESSES} processes x {GAMES} games: {} shards, all readable, names unique",
+        audit.shards.len()
+    );
 }

@@ -18,15 +18,32 @@ fn a_run_killed_at_random_moments_resumes_and_loses_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let run_dir = dir.path().join("run");
     let games = GAMES.to_string();
-    let args = ["run", "--config", "configs/tiny.toml", "--run-dir", arg(&run_dir), "--selfplay-games", &games, "--wall-minutes", "0"];
+    let args = [
+        "run",
+        "--config",
+        "configs/tiny.toml",
+        "--run-dir",
+        arg(&run_dir),
+        "--selfplay-games",
+        &games,
+        "--wall-minutes",
+        "0",
+    ];
     let mut rng = SplitMix64::new(10);
     let mut last = Audit::default();
     let (mut killed, mut temporaries) = (0, 0);
     let start = Instant::now();
     while killed < KILLS {
         let log = dir.path().join(format!("attempt-{killed}.log"));
-        let mut child = checkers_zero().args(args).stdout(Stdio::null()).stderr(std::fs::File::create(&log).unwrap()).spawn().unwrap();
-        std::thread::sleep(Duration::from_millis(KILL_AFTER_MS.start + rng.below(KILL_AFTER_MS.end - KILL_AFTER_MS.start)));
+        let mut child = checkers_zero()
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(
+            KILL_AFTER_MS.start + rng.below(KILL_AFTER_MS.end - KILL_AFTER_MS.start),
+        ));
         if let Some(status) = child.try_wait().unwrap() {
             panic!("the run ended by itself ({status}) after {killed} kills (raise GAMES if it finished):\n{}", std::fs::read_to_string(&log).unwrap());
         }
@@ -49,7 +66,11 @@ fn a_run_killed_at_random_moments_resumes_and_loses_nothing() {
     // Games whose shard was written but not yet counted when a kill came are played again: the
     // run then holds more games than its budget, by exactly those. The final run adds none.
     let uncounted = last.shards.len() as u64 - last.counted_games;
-    assert_eq!(end.shards.len() as u64, GAMES + uncounted, "games on disk: counted {GAMES} + uncounted at kills {uncounted}");
+    assert_eq!(
+        end.shards.len() as u64,
+        GAMES + uncounted,
+        "games on disk: counted {GAMES} + uncounted at kills {uncounted}"
+    );
     println!(
         "crash safety: {killed} kills, 0 games lost, 0 corrupt files, {} games on disk ({uncounted} over the budget, \
          played again after a kill between their shard and its count), {temporaries} temporary files left by kills, \
@@ -66,13 +87,35 @@ fn a_run_killed_at_random_moments_resumes_and_loses_nothing() {
 fn assert_kept(before: &Audit, after: &Audit) {
     let lost: Vec<_> = before.shards.difference(&after.shards).collect();
     assert!(lost.is_empty(), "shards lost: {lost:?}");
-    assert!(after.counted_games >= before.counted_games, "progress went back: {} -> {}", before.counted_games, after.counted_games);
-    assert!(after.counted_games <= after.shards.len() as u64, "{} games counted, {} on disk", after.counted_games, after.shards.len());
+    assert!(
+        after.counted_games >= before.counted_games,
+        "progress went back: {} -> {}",
+        before.counted_games,
+        after.counted_games
+    );
+    assert!(
+        after.counted_games <= after.shards.len() as u64,
+        "{} games counted, {} on disk",
+        after.counted_games,
+        after.shards.len()
+    );
     // At most the shard being committed when the kill came is left uncounted (one game per shard in the tiny config).
     let uncounted = |a: &Audit| a.shards.len() as u64 - a.counted_games;
-    assert!(uncounted(after) <= uncounted(before) + 1, "a kill left {} games uncounted", uncounted(after) - uncounted(before));
-    assert!(after.newest_state >= before.newest_state, "training state went back: {:?} -> {:?}", before.newest_state, after.newest_state);
-    assert!(after.gates >= before.gates && after.results >= before.results, "gate or game records lost");
+    assert!(
+        uncounted(after) <= uncounted(before) + 1,
+        "a kill left {} games uncounted",
+        uncounted(after) - uncounted(before)
+    );
+    assert!(
+        after.newest_state >= before.newest_state,
+        "training state went back: {:?} -> {:?}",
+        before.newest_state,
+        after.newest_state
+    );
+    assert!(
+        after.gates >= before.gates && after.results >= before.results,
+        "gate or game records lost"
+    );
     let generation = |a: &Audit| a.best.as_ref().map(|b| b.generation);
     assert!(generation(after) >= generation(before), "the best net went back");
     assert!(before.best.is_none() || after.best.is_some(), "best.json disappeared");

@@ -31,20 +31,37 @@ fn damaged_shards_and_states_are_named_skipped_and_the_run_goes_on() {
     let shards = run.join("shards");
     damaged_copy(&shard, &shards.join("9000000000000-1-truncated.shard"), truncate);
     damaged_copy(&shard, &shards.join("9000000000000-1-flipped.shard"), flip_a_bit);
-    std::fs::write(shards.join("9000000000000-1-foreign.shard"), b"PK\x03\x04 a zip file named like a shard").unwrap();
+    std::fs::write(
+        shards.join("9000000000000-1-foreign.shard"),
+        b"PK\x03\x04 a zip file named like a shard",
+    )
+    .unwrap();
     let states = sorted_files(&run.join("train"));
     let good = states.last().unwrap();
-    let step: u64 = good.file_stem().unwrap().to_string_lossy().trim_start_matches("state-").parse().unwrap();
+    let step: u64 =
+        good.file_stem().unwrap().to_string_lossy().trim_start_matches("state-").parse().unwrap();
     damaged_copy(good, &run.join("train/state-9999999998.safetensors"), truncate);
     damaged_copy(good, &run.join("train/state-9999999999.safetensors"), flip_a_bit);
 
     let (ok, out, err) = run_to_end(&["run", "--run-dir", arg(&run), "--selfplay-games", "24"]);
     assert!(ok, "{out}{err}");
     assert_no_panic(&err);
-    for name in ["truncated.shard", "flipped.shard", "foreign.shard", "state-9999999998", "state-9999999999"] {
-        assert!(err.lines().any(|l| l.starts_with("warning: ") && l.contains(name)), "{name} not reported:\n{err}");
+    for name in [
+        "truncated.shard",
+        "flipped.shard",
+        "foreign.shard",
+        "state-9999999998",
+        "state-9999999999",
+    ] {
+        assert!(
+            err.lines().any(|l| l.starts_with("warning: ") && l.contains(name)),
+            "{name} not reported:\n{err}"
+        );
     }
-    assert!(err.contains(&format!("resumed training at step {step} ")), "did not resume from the last good state:\n{err}");
+    assert!(
+        err.contains(&format!("resumed training at step {step} ")),
+        "did not resume from the last good state:\n{err}"
+    );
 }
 
 #[test]
@@ -63,10 +80,16 @@ fn a_run_whose_states_are_all_damaged_refuses_to_start_training_over() {
     let last = err.lines().last().unwrap();
     assert!(last.starts_with("error: ") && last.contains("no training state"), "{err}");
     for state in &states {
-        assert!(err.contains(&*state.file_name().unwrap().to_string_lossy()), "{state:?} not named:\n{err}");
+        assert!(
+            err.contains(&*state.file_name().unwrap().to_string_lossy()),
+            "{state:?} not named:\n{err}"
+        );
     }
     let after: Vec<Vec<u8>> = states.iter().map(|p| std::fs::read(p).unwrap()).collect();
-    assert!(before == after && sorted_files(&run.join("train")) == states, "the damaged states were touched");
+    assert!(
+        before == after && sorted_files(&run.join("train")) == states,
+        "the damaged states were touched"
+    );
 }
 
 #[test]
@@ -74,13 +97,17 @@ fn a_damaged_best_net_is_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
     tiny_run(&run, 16);
-    let best = selfplay::run_dir::RunDir::existing(&run).unwrap().best_checkpoint().unwrap().unwrap();
+    let best =
+        selfplay::run_dir::RunDir::existing(&run).unwrap().best_checkpoint().unwrap().unwrap();
     damaged_copy(&best, &best, flip_a_bit);
     let (ok, _, err) = run_to_end(&["selfplay", "--run-dir", arg(&run), "--games", "2"]);
     assert!(!ok);
     assert_no_panic(&err);
     let last = err.lines().last().unwrap();
-    assert!(last.starts_with("error: ") && last.contains(&*best.file_name().unwrap().to_string_lossy()), "{err}");
+    assert!(
+        last.starts_with("error: ") && last.contains(&*best.file_name().unwrap().to_string_lossy()),
+        "{err}"
+    );
     // A damaged pointer too.
     std::fs::write(run.join("best.json"), "{\"checkpoint\": \"nets/").unwrap();
     let (ok, _, err) = run_to_end(&["run", "--run-dir", arg(&run)]);

@@ -14,7 +14,9 @@ fn state_files(run: &Path) -> BTreeMap<String, Vec<u8>> {
     for dir in ["train", "nets", "."] {
         for entry in std::fs::read_dir(run.join(dir)).unwrap() {
             let path = entry.unwrap().path();
-            if path.is_file() && path.extension().is_some_and(|e| e == "safetensors") || path.ends_with("best.json") {
+            if path.is_file() && path.extension().is_some_and(|e| e == "safetensors")
+                || path.ends_with("best.json")
+            {
                 files.insert(path.display().to_string(), std::fs::read(&path).unwrap());
             }
         }
@@ -45,16 +47,23 @@ fn a_full_disk_stops_the_run_with_a_message_and_keeps_the_last_good_state() {
     // 1 KiB: not even a shard fits. 500 KiB: shards and nets do, a training state does not.
     for (kib, place) in [(1, "shards"), (500, "train")] {
         let before = state_files(&run_dir);
-        let (ok, stderr) = run_with_file_limit(kib, &["run", "--run-dir", arg(&run_dir), "--selfplay-games", "40"]);
+        let (ok, stderr) = run_with_file_limit(
+            kib,
+            &["run", "--run-dir", arg(&run_dir), "--selfplay-games", "40"],
+        );
         assert!(!ok, "the run went on with a full disk:\n{stderr}");
         assert_no_panic(&stderr);
         let last = stderr.lines().last().unwrap_or_default();
-        assert!(last.starts_with("error: ") && last.contains("File too large") && last.contains(place), "{kib} KiB: {stderr}");
+        assert!(
+            last.starts_with("error: ") && last.contains("File too large") && last.contains(place),
+            "{kib} KiB: {stderr}"
+        );
         let after = state_files(&run_dir);
         for (path, bytes) in &before {
             assert!(after.get(path) == Some(bytes), "{kib} KiB: {path} changed or vanished");
         }
-        let new_states: Vec<_> = after.keys().filter(|p| !before.contains_key(*p) && p.contains("/train/")).collect();
+        let new_states: Vec<_> =
+            after.keys().filter(|p| !before.contains_key(*p) && p.contains("/train/")).collect();
         assert!(new_states.is_empty(), "{kib} KiB: new states {new_states:?}");
         let audit = audit(&run_dir);
         audit.assert_clean();

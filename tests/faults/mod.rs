@@ -15,5 +15,13 @@ use std::path::Path;
 
 /// A new run of the tiny config with `games` self-play games (and training), in `run_dir`.
 fn tiny_run(run_dir: &Path, games: u64) -> String {
-    succeed(&["run", "--config", "configs/tiny.toml", "--run-dir", arg(run_dir), "--selfplay-games", &games.to_string()])
+    succeed(&[
+        "run",
+        "--config",
+        "configs/tiny.toml",
+        "--run-dir",
+        arg(run_dir),
+        "--selfplay-games",
+        &games.to_string(),
+    ])
 }

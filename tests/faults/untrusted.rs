@@ -20,7 +20,14 @@ fn a_pickle_that_would_run_a_command_is_refused_and_never_runs() {
     let path = dir.path().join("net.safetensors");
     std::fs::write(&path, pickle).unwrap();
     assert!(matches!(load_err(&path), ModelError::NotACheckpoint { .. }));
-    let (ok, _, err) = super::run_to_end(&["export", super::arg(&path), "--format", "onnx", "--out", super::arg(&dir.path().join("x.onnx"))]);
+    let (ok, _, err) = super::run_to_end(&[
+        "export",
+        super::arg(&path),
+        "--format",
+        "onnx",
+        "--out",
+        super::arg(&dir.path().join("x.onnx")),
+    ]);
     assert!(!ok && err.contains("net.safetensors"), "{err}");
     super::assert_no_panic(&err);
     assert!(!marker.exists(), "the pickle ran");
@@ -37,7 +44,10 @@ fn a_huge_sparse_checkpoint_is_refused_before_it_is_read() {
     // A terabyte on paper, nothing on disk: reading it whole would exhaust memory.
     std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(1 << 40).unwrap();
     let err = load_err(&path);
-    assert!(matches!(err, ModelError::Damaged { .. }) && err.to_string().contains("huge.safetensors"), "{err}");
+    assert!(
+        matches!(err, ModelError::Damaged { .. }) && err.to_string().contains("huge.safetensors"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -45,7 +55,15 @@ fn a_shard_larger_than_the_limit_is_refused_before_it_is_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("huge.shard");
     std::fs::write(&path, b"CKZSHARD").unwrap();
-    std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(MAX_SHARD_BYTES + 1).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(MAX_SHARD_BYTES + 1)
+        .unwrap();
     let err = read_shard(&path).unwrap_err();
-    assert!(matches!(err, ShardError::TooLarge { .. }) && err.to_string().contains("huge.shard"), "{err}");
+    assert!(
+        matches!(err, ShardError::TooLarge { .. }) && err.to_string().contains("huge.shard"),
+        "{err}"
+    );
 }

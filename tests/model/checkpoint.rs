@@ -9,14 +9,8 @@ use tch::{Device, Kind, Tensor};
 
 fn saved_checkpoint(dir: &Path) -> PathBuf {
     let path = dir.join("net.safetensors");
-    save(
-        &path,
-        &warmed_net(&small_config()),
-        1234,
-        Some("parent.safetensors"),
-        &Extras::default(),
-    )
-    .unwrap();
+    save(&path, &warmed_net(&small_config()), 1234, Some("parent.safetensors"), &Extras::default())
+        .unwrap();
     path
 }
 
@@ -41,22 +35,14 @@ fn save_reload_gives_bit_identical_outputs_and_keeps_extras() {
         Tensor::randn([16, 10, 3, 3], (Kind::Float, Device::Cpu)),
     );
     extras.tensors.insert("rng".into(), Tensor::from_slice(&[1i64, -2, 3]));
-    extras
-        .tensors
-        .insert("scale".into(), Tensor::from_slice(&[0.5f64]).to_kind(Kind::BFloat16));
+    extras.tensors.insert("scale".into(), Tensor::from_slice(&[0.5f64]).to_kind(Kind::BFloat16));
     let written = save(&path, &net, 42, Some("gen0.safetensors"), &extras).unwrap();
 
     let ckpt = load(&path, Some(&small_config()), Device::Cpu).unwrap();
     assert_eq!(ckpt.meta, written);
-    assert_eq!(
-        (ckpt.meta.step, ckpt.meta.parent.as_deref()),
-        (42, Some("gen0.safetensors"))
-    );
+    assert_eq!((ckpt.meta.step, ckpt.meta.parent.as_deref()), (42, Some("gen0.safetensors")));
     let (_, xs) = positions(50);
-    assert!(
-        forward(&net, &xs).equal(&forward(&ckpt.net, &xs)),
-        "outputs differ after reload"
-    );
+    assert!(forward(&net, &xs).equal(&forward(&ckpt.net, &xs)), "outputs differ after reload");
     for (name, var) in net.var_store().variables() {
         assert!(var.equal(&ckpt.net.var_store().variables()[&name]), "{name} differs");
     }
@@ -70,10 +56,8 @@ fn save_reload_gives_bit_identical_outputs_and_keeps_extras() {
         assert_eq!(back.kind(), t.kind(), "{name}");
         assert!(back.equal(t), "{name}");
     }
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
+    let leftovers: Vec<_> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(leftovers.len(), 1, "no temporary files stay behind: {leftovers:?}");
 }
 
@@ -138,15 +122,13 @@ fn foreign_files_are_refused() {
     let path = dir.path().join("foreign.safetensors");
     // A valid safetensors file from elsewhere.
     let data = [0u8; 16];
-    let view = safetensors::tensor::TensorView::new(safetensors::Dtype::F32, vec![2, 2], &data).unwrap();
+    let view =
+        safetensors::tensor::TensorView::new(safetensors::Dtype::F32, vec![2, 2], &data).unwrap();
     std::fs::write(&path, safetensors::serialize([("weight", view)], &None).unwrap()).unwrap();
     let err = load_err(&path);
     assert!(matches!(err, ModelError::NotACheckpoint { .. }), "{err}");
     // A text file, and a pickle's first bytes.
-    for bytes in [
-        &b"blocks = 4\nchannels = 32\n"[..],
-        &b"\x80\x02}q\x00(X\x05\x00\x00\x00"[..],
-    ] {
+    for bytes in [&b"blocks = 4\nchannels = 32\n"[..], &b"\x80\x02}q\x00(X\x05\x00\x00\x00"[..]] {
         std::fs::write(&path, bytes).unwrap();
         assert!(matches!(load_err(&path), ModelError::NotACheckpoint { .. }));
     }
@@ -184,22 +166,19 @@ fn absurd_header_sizes_and_shapes_are_refused_before_allocating() {
 fn other_versions_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = saved_checkpoint(dir.path());
-    for (key, what) in [
-        ("encoding_version", "input encoding"),
-        ("format_version", "checkpoint format"),
-    ] {
+    for (key, what) in
+        [("encoding_version", "input encoding"), ("format_version", "checkpoint format")]
+    {
         let bytes = std::fs::read(&path).unwrap();
         let file = safetensors::SafeTensors::deserialize(&bytes).unwrap();
         let (_, header) = safetensors::SafeTensors::read_metadata(&bytes).unwrap();
         let mut meta: HashMap<String, String> = header.metadata().clone().unwrap();
         meta.insert(key.into(), "999".into());
         let other = dir.path().join(format!("{key}.safetensors"));
-        std::fs::write(&other, safetensors::serialize(file.tensors(), &Some(meta)).unwrap()).unwrap();
+        std::fs::write(&other, safetensors::serialize(file.tensors(), &Some(meta)).unwrap())
+            .unwrap();
         let err = load_err(&other);
         assert!(matches!(err, ModelError::UnsupportedVersion { .. }), "{err}");
-        assert!(
-            err.to_string().contains(what) && err.to_string().contains("999"),
-            "{err}"
-        );
+        assert!(err.to_string().contains(what) && err.to_string().contains("999"), "{err}");
     }
 }

@@ -52,11 +52,8 @@ fn check_in_python(format: ExportFormat, file: &str) {
     let (_, xs) = positions(37);
     let input: Vec<f32> = Vec::try_from(xs.flatten(0, -1)).unwrap();
     let input_file = dir.path().join("input.f32");
-    std::fs::write(
-        &input_file,
-        input.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>(),
-    )
-    .unwrap();
+    std::fs::write(&input_file, input.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>())
+        .unwrap();
     let output_file = dir.path().join("output.f32");
     let status = Command::new(&python)
         .args(["-c", RUNNER, &format.to_string()])
@@ -67,10 +64,8 @@ fn check_in_python(format: ExportFormat, file: &str) {
         .unwrap();
     assert!(status.success(), "{format} runner failed");
     let bytes = std::fs::read(&output_file).unwrap();
-    let theirs: Vec<f32> = bytes
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
-        .collect();
+    let theirs: Vec<f32> =
+        bytes.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
     assert_eq!(theirs.len(), 37 * OUTPUT_SIZE);
     let theirs = Tensor::from_slice(&theirs).view([37, OUTPUT_SIZE as i64]);
     let ours = forward(&load(&ckpt, None, Device::Cpu).unwrap().net, &xs);
@@ -114,11 +109,11 @@ fn safetensors_export_reloads_exactly_and_every_export_is_described() {
     assert_eq!(json, description_path(&out));
     let (_, xs) = positions(9);
     let original = forward(&load(&ckpt, None, Device::Cpu).unwrap().net, &xs);
-    assert!(original.equal(&forward(
-        &load(&out, Some(&small_config()), Device::Cpu).unwrap().net,
-        &xs
-    )));
-    let description: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(
+        original.equal(&forward(&load(&out, Some(&small_config()), Device::Cpu).unwrap().net, &xs))
+    );
+    let description: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(description["file"], "weights.safetensors");
     assert_eq!(description["input"]["shape"][1], 10);
     assert_eq!(description["input"]["planes"].as_array().unwrap().len(), 10);

@@ -56,12 +56,8 @@ fn evaluate_matches_the_forward_pass_whatever_the_batch() {
     assert_eq!(evals.len(), 40);
     let rows = Vec::<Vec<f32>>::try_from(expected).unwrap();
     for (i, (eval, row)) in evals.iter().zip(&rows).enumerate() {
-        let diff = eval
-            .policy_logits
-            .iter()
-            .zip(row)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f32::max);
+        let diff =
+            eval.policy_logits.iter().zip(row).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
         assert!(diff < 1e-5, "row {i}: policy differs by {diff}");
         assert!((eval.wdl.iter().sum::<f32>() - 1.0).abs() < 1e-5);
         assert!(eval.value().abs() <= 1.0);

@@ -9,7 +9,8 @@ use train::{OptimizerConfig, StepOutcome};
 
 /// Weights, batch-norm statistics and optimizer buffers by name.
 fn snapshot(trainer: &Trainer) -> BTreeMap<String, Tensor> {
-    let mut all: BTreeMap<String, Tensor> = trainer.net().var_store().variables().into_iter().map(|(k, v)| (k, v.copy())).collect();
+    let mut all: BTreeMap<String, Tensor> =
+        trainer.net().var_store().variables().into_iter().map(|(k, v)| (k, v.copy())).collect();
     all.extend(trainer.optimizer().state().into_iter().map(|(k, v)| (k, v.copy())));
     all
 }
@@ -55,7 +56,11 @@ fn a_resumed_sgd_run_continues_exactly() {
 
 #[test]
 fn a_resumed_adamw_run_continues_exactly() {
-    resume_matches_an_uninterrupted_run(OptimizerConfig::AdamW { beta1: 0.9, beta2: 0.999, eps: 1e-8 });
+    resume_matches_an_uninterrupted_run(OptimizerConfig::AdamW {
+        beta1: 0.9,
+        beta2: 0.999,
+        eps: 1e-8,
+    });
 }
 
 #[test]
@@ -72,7 +77,9 @@ fn a_damaged_checkpoint_is_refused_by_name_and_the_previous_one_resumes() {
     bytes[at] ^= 0x10;
     std::fs::write(&newest, &bytes).unwrap();
 
-    let err = load_state(&newest, &small_net(), &config, Device::Cpu).err().expect("a damaged state loads");
+    let err = load_state(&newest, &small_net(), &config, Device::Cpu)
+        .err()
+        .expect("a damaged state loads");
     assert!(err.to_string().contains("state-0000000010.safetensors"), "{err}");
 
     let (resumed, opened) = open(&paths, config.clone());

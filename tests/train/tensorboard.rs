@@ -33,7 +33,15 @@ fn tensorboard_reads_our_scalars_with_their_steps_and_values() {
     assert_eq!(trainer.train_available(20).unwrap(), 20);
     drop(trainer);
     let scalars = read_with_tensorboard(&python, &paths.tb);
-    for tag in ["loss/policy", "loss/value", "loss/moves_left", "loss/total", "policy/entropy", "value/accuracy", "train/samples_per_s"] {
+    for tag in [
+        "loss/policy",
+        "loss/value",
+        "loss/moves_left",
+        "loss/total",
+        "policy/entropy",
+        "value/accuracy",
+        "train/samples_per_s",
+    ] {
         let points = &scalars[tag];
         assert_eq!(points.iter().map(|p| p.0).collect::<Vec<_>>(), [5, 10, 15, 20], "{tag}");
         assert!(points.iter().all(|p| p.1.is_finite()), "{tag}: {points:?}");
@@ -53,7 +61,12 @@ fn tensorboard_reads_our_scalars_with_their_steps_and_values() {
         resign_false_positive_rate: Some(0.125),
     };
     logger.selfplay(8, &selfplay).unwrap();
-    logger.evaluation(500, &EvalFigures { wins: 10, draws: 20, losses: 10, elo: 35.5, promoted: true }).unwrap();
+    logger
+        .evaluation(
+            500,
+            &EvalFigures { wins: 10, draws: 20, losses: 10, elo: 35.5, promoted: true },
+        )
+        .unwrap();
     drop(logger);
     let scalars = read_with_tensorboard(&python, &figures_dir);
     let expected = [

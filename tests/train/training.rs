@@ -15,7 +15,8 @@ fn loss(outcome: StepOutcome) -> f64 {
 fn training_on_generated_trajectories_lowers_the_loss() {
     let dir = tempfile::tempdir().unwrap();
     let paths = run_with_shards(dir.path(), 3000);
-    let (mut trainer, opened) = open(&paths, TrainConfig { learning_rate: 0.05, ..quick_config(1000) });
+    let (mut trainer, opened) =
+        open(&paths, TrainConfig { learning_rate: 0.05, ..quick_config(1000) });
     assert!(opened.resumed_from.is_none());
     assert_eq!(trainer.refresh().unwrap().positions, 3000);
     let losses: Vec<f64> = (0..80).map(|_| loss(trainer.train_step().unwrap())).collect();
@@ -42,11 +43,17 @@ fn non_finite_losses_stop_training_and_leave_the_last_checkpoint_untouched() {
     let dir = tempfile::tempdir().unwrap();
     let paths = run_with_shards(dir.path(), 1000);
     // An absurd learning rate blows the weights up within a few steps.
-    let config = TrainConfig { learning_rate: 1e30, grad_clip_norm: 0.0, max_bad_steps: 3, ..quick_config(1) };
+    let config = TrainConfig {
+        learning_rate: 1e30,
+        grad_clip_norm: 0.0,
+        max_bad_steps: 3,
+        ..quick_config(1)
+    };
     let (mut trainer, _) = open(&paths, config);
     trainer.refresh().unwrap();
     let snapshot = || {
-        let mut files: Vec<_> = std::fs::read_dir(&paths.states).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<_> =
+            std::fs::read_dir(&paths.states).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         files.into_iter().map(|p| (p.clone(), std::fs::read(p).unwrap())).collect::<Vec<_>>()
     };

@@ -50,7 +50,14 @@ pub fn wdl_target(result: i8, search_value: f32, search_weight: f32) -> [f32; 3]
 
 impl HostBatch {
     pub fn clear(&mut self) {
-        for buf in [&mut self.inputs, &mut self.policy, &mut self.legal, &mut self.policy_weight, &mut self.wdl, &mut self.moves_left] {
+        for buf in [
+            &mut self.inputs,
+            &mut self.policy,
+            &mut self.legal,
+            &mut self.policy_weight,
+            &mut self.wdl,
+            &mut self.moves_left,
+        ] {
             buf.clear();
         }
     }
@@ -88,7 +95,8 @@ impl HostBatch {
     /// The batch as tensors on `device`.
     pub fn to_device(&self, device: Device) -> Batch {
         let b = self.len() as i64;
-        let put = |data: &[f32], shape: &[i64]| Tensor::from_slice(data).view(shape).to_device(device);
+        let put =
+            |data: &[f32], shape: &[i64]| Tensor::from_slice(data).view(shape).to_device(device);
         Batch {
             inputs: put(&self.inputs, &[b, PLANES as i64, 8, 8]),
             policy: put(&self.policy, &[b, POLICY_SIZE as i64]),

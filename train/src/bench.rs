@@ -32,15 +32,34 @@ pub struct TrainBench {
 
 /// Runs `steps` pipeline steps, `steps` raw steps and `steps` batch assemblies, interleaved in rounds of 10 so both see the
 /// same machine load, on `positions` synthetic positions written as shards into a scratch folder.
-pub fn bench_train(net_config: &NetConfig, batch_size: usize, steps: u64, positions: usize, device: Device) -> Result<TrainBench, TrainError> {
-    let scratch = std::env::temp_dir().join(format!("checkers-zero-train-bench-{}", std::process::id()));
+pub fn bench_train(
+    net_config: &NetConfig,
+    batch_size: usize,
+    steps: u64,
+    positions: usize,
+    device: Device,
+) -> Result<TrainBench, TrainError> {
+    let scratch =
+        std::env::temp_dir().join(format!("checkers-zero-train-bench-{}", std::process::id()));
     let result = run(&scratch, net_config, batch_size, steps, positions, device);
     let _ = std::fs::remove_dir_all(&scratch);
     result
 }
 
-fn run(scratch: &std::path::Path, net_config: &NetConfig, batch_size: usize, steps: u64, positions: usize, device: Device) -> Result<TrainBench, TrainError> {
-    let paths = TrainPaths { shards: scratch.join("shards"), states: scratch.join("train"), nets: scratch.join("nets"), tb: scratch.join("tb") };
+fn run(
+    scratch: &std::path::Path,
+    net_config: &NetConfig,
+    batch_size: usize,
+    steps: u64,
+    positions: usize,
+    device: Device,
+) -> Result<TrainBench, TrainError> {
+    let paths = TrainPaths {
+        shards: scratch.join("shards"),
+        states: scratch.join("train"),
+        nets: scratch.join("nets"),
+        tb: scratch.join("tb"),
+    };
     std::fs::create_dir_all(&paths.shards).map_err(|e| TrainError::io(&paths.shards, e))?;
     for chunk in synthetic_samples(positions, 1).chunks(4096) {
         write_shard(&paths.shards, &ShardHeader::now(0, None), chunk)?;

@@ -114,7 +114,8 @@ impl WindowConfig {
         if n <= min {
             return seen as usize;
         }
-        let grown = min * (1.0 + self.growth * ((n / min).powf(self.exponent) - 1.0) / self.exponent);
+        let grown =
+            min * (1.0 + self.growth * ((n / min).powf(self.exponent) - 1.0) / self.exponent);
         (grown as usize).min(self.max).min(seen as usize)
     }
 }
@@ -140,9 +141,15 @@ impl Default for OptimizerConfig {
 pub enum ScheduleConfig {
     Constant,
     /// Multiplied by `factor` every `every` steps.
-    Step { every: u64, factor: f64 },
+    Step {
+        every: u64,
+        factor: f64,
+    },
     /// Cosine from 1 down to `final_fraction` at `total_steps`, then flat.
-    Cosine { total_steps: u64, final_fraction: f64 },
+    Cosine {
+        total_steps: u64,
+        final_fraction: f64,
+    },
 }
 
 impl TrainConfig {
@@ -160,7 +167,10 @@ impl TrainConfig {
         }
         let w = &self.window;
         if w.min == 0 || w.max < w.min {
-            return bad("window.min", format!("is {}, must be in 1..=window.max ({})", w.min, w.max));
+            return bad(
+                "window.min",
+                format!("is {}, must be in 1..=window.max ({})", w.min, w.max),
+            );
         }
         if !(positive(w.exponent) && w.exponent <= 1.0) {
             return bad("window.exponent", format!("is {}, must be in (0, 1]", w.exponent));
@@ -169,7 +179,13 @@ impl TrainConfig {
             return bad("window.growth", format!("is {}, must be >= 0", w.growth));
         }
         if self.min_positions < self.batch_size {
-            return bad("min_positions", format!("is {}, must be at least batch_size ({})", self.min_positions, self.batch_size));
+            return bad(
+                "min_positions",
+                format!(
+                    "is {}, must be at least batch_size ({})",
+                    self.min_positions, self.batch_size
+                ),
+            );
         }
         match self.optimizer {
             OptimizerConfig::Sgd { momentum, .. } if !(unit(momentum) && momentum < 1.0) => {
@@ -191,23 +207,39 @@ impl TrainConfig {
             return bad("learning_rate", format!("is {}, must be > 0", self.learning_rate));
         }
         match self.schedule {
-            ScheduleConfig::Step { every, factor } if every == 0 || !(positive(factor) && factor <= 1.0) => {
-                return bad("schedule", format!("step every {every} by {factor}: every must be > 0, factor in (0, 1]"));
+            ScheduleConfig::Step { every, factor }
+                if every == 0 || !(positive(factor) && factor <= 1.0) =>
+            {
+                return bad(
+                    "schedule",
+                    format!("step every {every} by {factor}: every must be > 0, factor in (0, 1]"),
+                );
             }
-            ScheduleConfig::Cosine { total_steps, final_fraction } if total_steps == 0 || !unit(final_fraction) => {
+            ScheduleConfig::Cosine { total_steps, final_fraction }
+                if total_steps == 0 || !unit(final_fraction) =>
+            {
                 return bad("schedule", format!("cosine over {total_steps} to {final_fraction}: total_steps must be > 0, final_fraction in [0, 1]"));
             }
             _ => {}
         }
-        for (field, x) in [("weight_decay", self.weight_decay), ("grad_clip_norm", self.grad_clip_norm)] {
+        for (field, x) in
+            [("weight_decay", self.weight_decay), ("grad_clip_norm", self.grad_clip_norm)]
+        {
             if !non_negative(x) {
                 return bad(field, format!("is {x}, must be >= 0"));
             }
         }
         if !unit(self.search_value_weight as f64) {
-            return bad("search_value_weight", format!("is {}, must be in [0, 1]", self.search_value_weight));
+            return bad(
+                "search_value_weight",
+                format!("is {}, must be in [0, 1]", self.search_value_weight),
+            );
         }
-        for (field, x) in [("policy_weight", self.policy_weight), ("value_weight", self.value_weight), ("moves_left_weight", self.moves_left_weight)] {
+        for (field, x) in [
+            ("policy_weight", self.policy_weight),
+            ("value_weight", self.value_weight),
+            ("moves_left_weight", self.moves_left_weight),
+        ] {
             if !non_negative(x as f64) {
                 return bad(field, format!("is {x}, must be >= 0"));
             }
@@ -215,7 +247,11 @@ impl TrainConfig {
         if !positive(self.moves_left_scale as f64) {
             return bad("moves_left_scale", format!("is {}, must be > 0", self.moves_left_scale));
         }
-        for (field, x) in [("checkpoint_every", self.checkpoint_every), ("log_every", self.log_every), ("max_bad_steps", self.max_bad_steps as u64)] {
+        for (field, x) in [
+            ("checkpoint_every", self.checkpoint_every),
+            ("log_every", self.log_every),
+            ("max_bad_steps", self.max_bad_steps as u64),
+        ] {
             if x == 0 {
                 return bad(field, "is 0, must be at least 1".into());
             }
@@ -242,7 +278,10 @@ mod tests {
     fn unknown_and_bad_fields_are_named() {
         let err = toml::from_str::<TrainConfig>("batch_sise = 3").unwrap_err().to_string();
         assert!(err.contains("batch_sise"), "{err}");
-        let cfg = TrainConfig { window: WindowConfig { exponent: 1.5, ..Default::default() }, ..Default::default() };
+        let cfg = TrainConfig {
+            window: WindowConfig { exponent: 1.5, ..Default::default() },
+            ..Default::default()
+        };
         assert!(cfg.validate().unwrap_err().to_string().contains("window.exponent"));
         let cfg = TrainConfig { min_positions: 10, ..Default::default() };
         assert!(cfg.validate().unwrap_err().to_string().contains("min_positions"));

@@ -30,7 +30,8 @@ pub struct Losses {
 
 /// The losses of `out` (the net's heads on `batch.inputs`) against `batch`'s targets.
 pub fn losses(out: &NetOutput, batch: &Batch, config: &TrainConfig) -> Losses {
-    let logits = out.policy.to_kind(Kind::Float).masked_fill(&batch.legal.logical_not(), ILLEGAL_LOGIT);
+    let logits =
+        out.policy.to_kind(Kind::Float).masked_fill(&batch.legal.logical_not(), ILLEGAL_LOGIT);
     let log_p = logits.log_softmax(-1, Kind::Float);
     let weights = &batch.policy_weight;
     let weight_sum = weights.sum(Kind::Float).clamp_min(1.0);
@@ -40,9 +41,15 @@ pub fn losses(out: &NetOutput, batch: &Batch, config: &TrainConfig) -> Losses {
     let policy_entropy = ((entropy * weights).sum(Kind::Float) / &weight_sum).detach();
 
     let wdl = out.wdl.to_kind(Kind::Float);
-    let value = -(&batch.wdl * wdl.log_softmax(-1, Kind::Float)).sum_dim_intlist(-1, false, Kind::Float).mean(Kind::Float);
-    let value_accuracy =
-        wdl.argmax(-1, false).eq_tensor(&batch.wdl.argmax(-1, false)).to_kind(Kind::Float).mean(Kind::Float).detach();
+    let value = -(&batch.wdl * wdl.log_softmax(-1, Kind::Float))
+        .sum_dim_intlist(-1, false, Kind::Float)
+        .mean(Kind::Float);
+    let value_accuracy = wdl
+        .argmax(-1, false)
+        .eq_tensor(&batch.wdl.argmax(-1, false))
+        .to_kind(Kind::Float)
+        .mean(Kind::Float)
+        .detach();
 
     let scale = f64::from(config.moves_left_scale);
     let predicted = out.moves_left.to_kind(Kind::Float).view([-1]) / scale;
@@ -51,5 +58,12 @@ pub fn losses(out: &NetOutput, batch: &Batch, config: &TrainConfig) -> Losses {
     let total = &policy * f64::from(config.policy_weight)
         + &value * f64::from(config.value_weight)
         + &moves_left * f64::from(config.moves_left_weight);
-    Losses { total, policy: policy.detach(), value: value.detach(), moves_left: moves_left.detach(), policy_entropy, value_accuracy }
+    Losses {
+        total,
+        policy: policy.detach(),
+        value: value.detach(),
+        moves_left: moves_left.detach(),
+        policy_entropy,
+        value_accuracy,
+    }
 }

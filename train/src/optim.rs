@@ -35,10 +35,16 @@ impl Optimizer {
             OptimizerConfig::Sgd { .. } => 1,
             OptimizerConfig::AdamW { .. } => 2,
         };
-        let variables: BTreeMap<String, Tensor> = vs.variables().into_iter().filter(|(_, v)| v.requires_grad()).collect();
+        let variables: BTreeMap<String, Tensor> =
+            vs.variables().into_iter().filter(|(_, v)| v.requires_grad()).collect();
         let params = variables
             .into_iter()
-            .map(|(name, var)| Param { buffers: (0..buffer_count).map(|_| var.zeros_like()).collect(), decay: var.dim() >= 2, name, var })
+            .map(|(name, var)| Param {
+                buffers: (0..buffer_count).map(|_| var.zeros_like()).collect(),
+                decay: var.dim() >= 2,
+                name,
+                var,
+            })
             .collect();
         Optimizer { config: config.clone(), weight_decay, params, updates: 0 }
     }
@@ -56,7 +62,13 @@ impl Optimizer {
     /// The global gradient norm; when it is finite and above `max_norm` (> 0), scales the
     /// gradients down to `max_norm`. Returns the norm before clipping.
     pub fn clip_grad_norm(&mut self, max_norm: f64) -> f64 {
-        let squares: Vec<Tensor> = self.params.iter().map(|p| p.var.grad()).filter(Tensor::defined).map(|g| g.square().sum(Kind::Float)).collect();
+        let squares: Vec<Tensor> = self
+            .params
+            .iter()
+            .map(|p| p.var.grad())
+            .filter(Tensor::defined)
+            .map(|g| g.square().sum(Kind::Float))
+            .collect();
         if squares.is_empty() {
             return 0.0;
         }
@@ -88,7 +100,8 @@ impl Optimizer {
                         let d = if p.decay && wd > 0.0 { &grad + &p.var * wd } else { grad };
                         let buf = &mut p.buffers[0];
                         let _ = buf.g_mul_scalar_(momentum).g_add_(&d);
-                        let direction = if nesterov { d + &*buf * momentum } else { buf.shallow_clone() };
+                        let direction =
+                            if nesterov { d + &*buf * momentum } else { buf.shallow_clone() };
                         let _ = p.var.g_sub_(&(direction * lr));
                     }
                     OptimizerConfig::AdamW { beta1, beta2, eps } => {
@@ -119,14 +132,24 @@ impl Optimizer {
 
     /// Restores the buffers saved by [`Optimizer::state`] and the update count; every buffer must
     /// be there with its variable's shape. On error the optimizer is unchanged.
-    pub fn load_state(&mut self, state: &BTreeMap<String, Tensor>, updates: u64) -> Result<(), String> {
+    pub fn load_state(
+        &mut self,
+        state: &BTreeMap<String, Tensor>,
+        updates: u64,
+    ) -> Result<(), String> {
         let mut loaded = Vec::new();
         for p in &self.params {
             for (i, b) in p.buffers.iter().enumerate() {
                 let name = format!("optim.{i}.{}", p.name);
-                let t = state.get(&name).ok_or_else(|| format!("optimizer buffer `{name}` is missing"))?;
+                let t = state
+                    .get(&name)
+                    .ok_or_else(|| format!("optimizer buffer `{name}` is missing"))?;
                 if t.size() != b.size() {
-                    return Err(format!("optimizer buffer `{name}` has shape {:?}, its variable {:?}", t.size(), b.size()));
+                    return Err(format!(
+                        "optimizer buffer `{name}` has shape {:?}, its variable {:?}",
+                        t.size(),
+                        b.size()
+                    ));
                 }
                 loaded.push(t.to_kind(b.kind()).to_device(b.device()));
             }
@@ -175,7 +198,8 @@ mod tests {
 
     #[test]
     fn adamw_first_step_moves_each_weight_by_lr() {
-        let (_vs, w, mut opt) = setup(OptimizerConfig::AdamW { beta1: 0.9, beta2: 0.999, eps: 1e-8 }, 0.0);
+        let (_vs, w, mut opt) =
+            setup(OptimizerConfig::AdamW { beta1: 0.9, beta2: 0.999, eps: 1e-8 }, 0.0);
         backward(&w, [3.0, -0.5]);
         opt.step(0.01);
         let got: Vec<f32> = Vec::try_from(w.view([-1])).unwrap();
@@ -200,7 +224,10 @@ mod tests {
         let (_vs2, _w2, mut other) = setup(OptimizerConfig::default(), 0.0);
         other.load_state(&state, opt.updates()).unwrap();
         assert_eq!(other.state()["optim.0.w"], state["optim.0.w"]);
-        let bad = BTreeMap::from([("optim.0.w".to_string(), Tensor::zeros([3], (Kind::Float, Device::Cpu)))]);
+        let bad = BTreeMap::from([(
+            "optim.0.w".to_string(),
+            Tensor::zeros([3], (Kind::Float, Device::Cpu)),
+        )]);
         assert!(other.load_state(&bad, 1).unwrap_err().contains("shape"));
     }
 }

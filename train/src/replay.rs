@@ -46,7 +46,13 @@ fn file_name(path: &Path) -> String {
 
 impl ReplayBuffer {
     pub fn new(window: WindowConfig) -> ReplayBuffer {
-        ReplayBuffer { window, shards: VecDeque::new(), seen: 0, added: Vec::new(), known: HashSet::new() }
+        ReplayBuffer {
+            window,
+            shards: VecDeque::new(),
+            seen: 0,
+            added: Vec::new(),
+            known: HashSet::new(),
+        }
     }
 
     /// Reads the shards of `dir` not seen before, oldest first.
@@ -91,7 +97,8 @@ impl ReplayBuffer {
         self.seen += records.len() as u64;
         self.shards.push_back(Loaded { start, records });
         let window_start = self.seen - self.len() as u64;
-        while self.shards.front().is_some_and(|s| s.start + s.records.len() as u64 <= window_start) {
+        while self.shards.front().is_some_and(|s| s.start + s.records.len() as u64 <= window_start)
+        {
             self.shards.pop_front();
         }
     }
@@ -139,21 +146,29 @@ impl ReplayBuffer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use selfplay::sample::Sample;
     use draughts::{DrawRules, Game, Position};
+    use selfplay::sample::Sample;
 
     /// A shard of `n` records whose `plies_to_end` count up from `first`.
     fn records(first: u16, n: u16) -> Records {
         let obs = Game::new(Position::start(), DrawRules::default()).observation();
         let samples: Vec<Sample> = (first..first + n)
-            .map(|t| Sample { observation: obs, policy: vec![(9, 1.0)], search_value: 0.0, result: 0, plies_to_end: t, full_search: true })
+            .map(|t| Sample {
+                observation: obs,
+                policy: vec![(9, 1.0)],
+                search_value: 0.0,
+                result: 0,
+                plies_to_end: t,
+                full_search: true,
+            })
             .collect();
         Records::parse(Records::encode_all(&samples).unwrap(), samples.len()).unwrap()
     }
 
     #[test]
     fn the_window_keeps_the_newest_positions_and_samples_them_uniformly() {
-        let mut buffer = ReplayBuffer::new(WindowConfig { min: 100, max: 100, exponent: 1.0, growth: 0.0 });
+        let mut buffer =
+            ReplayBuffer::new(WindowConfig { min: 100, max: 100, exponent: 1.0, growth: 0.0 });
         for k in 0..10 {
             buffer.add(format!("{k}.shard"), records(30 * k, 30));
         }
@@ -174,7 +189,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let write = |first| {
             let samples: Vec<Sample> = records(first, 5).iter().map(|r| r.to_sample()).collect();
-            selfplay::shard::write_shard(dir.path(), &selfplay::shard::ShardHeader::now(0, None), &samples).unwrap()
+            selfplay::shard::write_shard(
+                dir.path(),
+                &selfplay::shard::ShardHeader::now(0, None),
+                &samples,
+            )
+            .unwrap()
         };
         write(0);
         std::fs::write(dir.path().join("0-0-bad.shard"), b"junk").unwrap();
@@ -189,10 +209,17 @@ mod tests {
         let mut again = ReplayBuffer::new(WindowConfig::default());
         let restored = again.restore(dir.path(), buffer.added());
         assert_eq!((restored.shards, again.seen()), (2, 10));
-        assert_eq!(again.refresh(dir.path()).unwrap().shards, 0, "restored and damaged shards are known");
+        assert_eq!(
+            again.refresh(dir.path()).unwrap().shards,
+            0,
+            "restored and damaged shards are known"
+        );
         let mut rng = (SplitMix64::new(4), SplitMix64::new(4));
         for _ in 0..20 {
-            assert_eq!(buffer.sample(&mut rng.0).plies_to_end(), again.sample(&mut rng.1).plies_to_end());
+            assert_eq!(
+                buffer.sample(&mut rng.0).plies_to_end(),
+                again.sample(&mut rng.1).plies_to_end()
+            );
         }
     }
 }

@@ -53,13 +53,25 @@ pub fn list_states(dir: &Path) -> Result<Vec<PathBuf>, TrainError> {
 }
 
 /// Writes `net`, `optimizer` and `state` to `path` atomically.
-pub fn save_state(path: &Path, net: &PolicyValueNet, optimizer: &Optimizer, state: &TrainState, config: &TrainConfig) -> Result<(), TrainError> {
+pub fn save_state(
+    path: &Path,
+    net: &PolicyValueNet,
+    optimizer: &Optimizer,
+    state: &TrainState,
+    config: &TrainConfig,
+) -> Result<(), TrainError> {
     let meta = BTreeMap::from([
         ("train.optimizer_updates".to_string(), state.optimizer_updates.to_string()),
         ("train.rng".to_string(), state.rng.to_string()),
         ("train.skipped_steps".to_string(), state.skipped_steps.to_string()),
-        ("train.shards".to_string(), serde_json::to_string(&state.shards).expect("strings serialise")),
-        ("train.config".to_string(), serde_json::to_string(config).expect("a TrainConfig serialises")),
+        (
+            "train.shards".to_string(),
+            serde_json::to_string(&state.shards).expect("strings serialise"),
+        ),
+        (
+            "train.config".to_string(),
+            serde_json::to_string(config).expect("a TrainConfig serialises"),
+        ),
     ]);
     save(path, net, state.step, None, &Extras { meta, tensors: optimizer.state() })?;
     Ok(())
@@ -75,20 +87,27 @@ pub struct Restored {
 
 /// Loads the state file at `path` for a net of `net_config`, rebuilding the optimizer of
 /// `config`. Any damage or mismatch is an error naming the file.
-pub fn load_state(path: &Path, net_config: &NetConfig, config: &TrainConfig, device: Device) -> Result<Restored, TrainError> {
+pub fn load_state(
+    path: &Path,
+    net_config: &NetConfig,
+    config: &TrainConfig,
+    device: Device,
+) -> Result<Restored, TrainError> {
     let Checkpoint { meta, net, extras } = load(path, Some(net_config), device)?;
     let bad = |reason: String| TrainError::BadState { path: path.to_path_buf(), reason };
     let number = |key: &str| -> Result<u64, TrainError> {
         let text = extras.meta.get(key).ok_or_else(|| bad(format!("no `{key}` entry")))?;
         text.parse().map_err(|_| bad(format!("`{key}` is `{text}`, not a number")))
     };
-    let shards_text = extras.meta.get("train.shards").ok_or_else(|| bad("no `train.shards` entry".into()))?;
+    let shards_text =
+        extras.meta.get("train.shards").ok_or_else(|| bad("no `train.shards` entry".into()))?;
     let state = TrainState {
         step: meta.step,
         optimizer_updates: number("train.optimizer_updates")?,
         rng: number("train.rng")?,
         skipped_steps: number("train.skipped_steps")?,
-        shards: serde_json::from_str(shards_text).map_err(|e| bad(format!("`train.shards`: {e}")))?,
+        shards: serde_json::from_str(shards_text)
+            .map_err(|e| bad(format!("`train.shards`: {e}")))?,
     };
     let mut optimizer = Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
     optimizer.load_state(&extras.tensors, state.optimizer_updates).map_err(bad)?;
@@ -97,7 +116,12 @@ pub fn load_state(path: &Path, net_config: &NetConfig, config: &TrainConfig, dev
 
 /// The newest state in `dir` that loads, and the errors of newer ones that did not (each
 /// naming its file). `None` when no state loads.
-pub fn load_latest(dir: &Path, net_config: &NetConfig, config: &TrainConfig, device: Device) -> Result<(Option<Restored>, Vec<TrainError>), TrainError> {
+pub fn load_latest(
+    dir: &Path,
+    net_config: &NetConfig,
+    config: &TrainConfig,
+    device: Device,
+) -> Result<(Option<Restored>, Vec<TrainError>), TrainError> {
     let mut refused = Vec::new();
     for path in list_states(dir)? {
         match load_state(&path, net_config, config, device) {

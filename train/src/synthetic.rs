@@ -13,11 +13,16 @@ pub fn synthetic_samples(count: usize, seed: u64) -> Vec<Sample> {
     for_each_decision(seed, usize::MAX, |obs, turn| {
         let pos = &obs.position;
         let mover = pos.side_to_move();
-        let mut indices: Vec<u8> = turn.legal_steps().iter().map(|s| s.index_for(mover) as u8).collect();
+        let mut indices: Vec<u8> =
+            turn.legal_steps().iter().map(|s| s.index_for(mover) as u8).collect();
         indices.sort_unstable();
         let rest = 0.25 / (indices.len() - 1).max(1) as f32;
         let first = if indices.len() == 1 { 1.0 } else { 0.75 };
-        let policy = indices.iter().enumerate().map(|(i, &index)| (index, if i == 0 { first } else { rest })).collect();
+        let policy = indices
+            .iter()
+            .enumerate()
+            .map(|(i, &index)| (index, if i == 0 { first } else { rest }))
+            .collect();
         let material = |c: Color| pos.pieces(c).count() as i32 + pos.kings(c).count() as i32;
         let balance = material(mover) - material(mover.other());
         out.push(Sample {
@@ -28,7 +33,11 @@ pub fn synthetic_samples(count: usize, seed: u64) -> Vec<Sample> {
             plies_to_end: 3 * pos.occupied().count() as u16,
             full_search: out.len() % 4 != 3,
         });
-        if out.len() < count { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+        if out.len() < count {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
     });
     out
 }

@@ -31,10 +31,16 @@ impl TbLogger {
         let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
         let (file, path) = (0..)
             .find_map(|seq| {
-                let path = dir.join(format!("events.out.tfevents.{:010}.checkers-zero.{}.{seq}", now.as_secs(), std::process::id()));
+                let path = dir.join(format!(
+                    "events.out.tfevents.{:010}.checkers-zero.{}.{seq}",
+                    now.as_secs(),
+                    std::process::id()
+                ));
                 match OpenOptions::new().write(true).create_new(true).open(&path) {
                     Err(e) if e.kind() == io::ErrorKind::AlreadyExists => None,
-                    result => Some(result.map(|f| (f, path.clone())).map_err(|e| TrainError::io(&path, e))),
+                    result => Some(
+                        result.map(|f| (f, path.clone())).map_err(|e| TrainError::io(&path, e)),
+                    ),
                 }
             })
             .expect("an unused sequence number exists")?;
@@ -54,7 +60,9 @@ impl TbLogger {
     /// Appends one scalar point (buffered until [`TbLogger::flush`]).
     pub fn scalar(&mut self, tag: &str, value: f32, step: u64) -> Result<(), TrainError> {
         let mut event = Event::new();
-        event.set_wall_time(SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs_f64());
+        event.set_wall_time(
+            SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs_f64(),
+        );
         event.set_step(step as i64);
         event.set_summary(scalar(tag, value));
         self.write(&event)
@@ -73,7 +81,8 @@ impl TbLogger {
     }
 
     fn write(&mut self, event: &Event) -> Result<(), TrainError> {
-        let bytes = event.write_to_bytes().map_err(|e| TrainError::io(&self.path, io::Error::other(e)))?;
+        let bytes =
+            event.write_to_bytes().map_err(|e| TrainError::io(&self.path, io::Error::other(e)))?;
         self.writer.write(&bytes).map_err(|e| TrainError::io(&self.path, e))
     }
 

@@ -6,7 +6,7 @@ use crate::config::TrainConfig;
 use crate::error::TrainError;
 use crate::loss::losses;
 use crate::optim::Optimizer;
-use crate::replay::{ReplayBuffer, Refresh};
+use crate::replay::{Refresh, ReplayBuffer};
 use crate::rng::SplitMix64;
 use crate::schedule::learning_rate;
 use crate::state::{list_states, load_latest, save_state, state_path, TrainState};
@@ -36,7 +36,12 @@ pub struct TrainPaths {
 impl TrainPaths {
     /// The standard places in a run directory.
     pub fn of(run: &RunDir) -> TrainPaths {
-        TrainPaths { shards: run.shards_dir(), states: run.train_dir(), nets: run.nets_dir(), tb: run.tb_dir().join("train") }
+        TrainPaths {
+            shards: run.shards_dir(),
+            states: run.train_dir(),
+            nets: run.nets_dir(),
+            tb: run.tb_dir().join("train"),
+        }
     }
 }
 
@@ -98,7 +103,12 @@ pub struct Trainer {
 impl Trainer {
     /// Resumes from the newest loadable state in `paths.states`, or starts a fresh net of
     /// `net_config` (seeded by `config.seed`).
-    pub fn open(paths: TrainPaths, net_config: &NetConfig, config: TrainConfig, device: Device) -> Result<(Trainer, Opened), TrainError> {
+    pub fn open(
+        paths: TrainPaths,
+        net_config: &NetConfig,
+        config: TrainConfig,
+        device: Device,
+    ) -> Result<(Trainer, Opened), TrainError> {
         config.validate()?;
         for dir in [&paths.states, &paths.nets] {
             std::fs::create_dir_all(dir).map_err(|e| TrainError::io(dir, e))?;
@@ -115,7 +125,8 @@ impl Trainer {
             None => {
                 tch::manual_seed(config.seed as i64);
                 let net = PolicyValueNet::new(net_config, device)?;
-                let optimizer = Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
+                let optimizer =
+                    Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
                 (net, optimizer, TrainState { rng: config.seed, ..TrainState::default() })
             }
         };
@@ -209,7 +220,9 @@ impl Trainer {
     /// One step on a batch already on the device: forward, losses, backward, clip, update.
     pub(crate) fn apply(&mut self, batch: &Batch) -> Result<StepOutcome, TrainError> {
         let device = self.net.device();
-        let out = tch::autocast(self.config.autocast && device.is_cuda(), || self.net.forward_heads(&batch.inputs, true));
+        let out = tch::autocast(self.config.autocast && device.is_cuda(), || {
+            self.net.forward_heads(&batch.inputs, true)
+        });
         let l = losses(&out, batch, &self.config);
         let total = l.total.double_value(&[]);
         self.optimizer.zero_grad();
@@ -252,7 +265,10 @@ impl Trainer {
                 step: self.step,
                 count: self.bad_in_row,
                 last: reason,
-                checkpoint: self.last_checkpoint.as_ref().map_or("none yet".into(), |p| p.display().to_string()),
+                checkpoint: self
+                    .last_checkpoint
+                    .as_ref()
+                    .map_or("none yet".into(), |p| p.display().to_string()),
             });
         }
         Ok(StepOutcome::Skipped { reason })
@@ -287,7 +303,13 @@ impl Trainer {
     /// Writes the candidate net and then the training state (the commit point) for the current
     /// step, and removes states older than the last two. Returns the state's path.
     pub fn checkpoint(&mut self) -> Result<PathBuf, TrainError> {
-        model::checkpoint::save(&candidate_path(&self.paths.nets, self.step), &self.net, self.step, None, &Default::default())?;
+        model::checkpoint::save(
+            &candidate_path(&self.paths.nets, self.step),
+            &self.net,
+            self.step,
+            None,
+            &Default::default(),
+        )?;
         let path = state_path(&self.paths.states, self.step);
         let state = TrainState {
             step: self.step,

@@ -18,11 +18,12 @@ impl AlphaBetaPlayer {
 
 impl Player for AlphaBetaPlayer {
     fn choose(&mut self, game: &Game) -> Result<Choice, ArenaError> {
-        let best = self.engine.best_move(game, self.limit).ok_or_else(|| ArenaError::PlayerFailed {
-            player: "alphabeta".to_string(),
-            ply: game.ply(),
-            reason: "asked for a move in a lost position".to_string(),
-        })?;
+        let best =
+            self.engine.best_move(game, self.limit).ok_or_else(|| ArenaError::PlayerFailed {
+                player: "alphabeta".to_string(),
+                ply: game.ply(),
+                reason: "asked for a move in a lost position".to_string(),
+            })?;
         Ok(Choice { mv: best.mv, value: Some(value_of_score(best.score)), pv: best.pv })
     }
 }

@@ -37,7 +37,11 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
     }
 
     fn failed(&self, game: &Game, error: SearchError) -> ArenaError {
-        ArenaError::PlayerFailed { player: self.name.clone(), ply: game.ply(), reason: error.to_string() }
+        ArenaError::PlayerFailed {
+            player: self.name.clone(),
+            ply: game.ply(),
+            reason: error.to_string(),
+        }
     }
 
     /// A search rooted at `game`'s position: the kept tree advanced over the moves since, or a new one.
@@ -54,7 +58,9 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
 
     fn think(&mut self, search: &mut Search) -> Result<(), SearchError> {
         match self.thinking {
-            Thinking::Playouts(visits) => search.run(&mut self.evaluator, Budget { visits, root_noise: false }),
+            Thinking::Playouts(visits) => {
+                search.run(&mut self.evaluator, Budget { visits, root_noise: false })
+            }
             Thinking::Time(time) => {
                 let deadline = Instant::now() + time;
                 while Instant::now() < deadline {
@@ -76,7 +82,10 @@ impl<E: Evaluator + Send> Player for MctsPlayer<E> {
             self.think(&mut search).map_err(|e| self.failed(game, e))?;
             if first.is_none() {
                 let result = search.result();
-                first = Some((result.value, moves_of_steps(*game.position(), &result.principal_variation)));
+                first = Some((
+                    result.value,
+                    moves_of_steps(*game.position(), &result.principal_variation),
+                ));
             }
             let step = search.choose_step(0.0).expect("a game in progress has a legal step");
             search.advance(step).map_err(|e| self.failed(game, e))?;

@@ -22,14 +22,22 @@ impl<E: Evaluator + Send> Player for PolicyPlayer<E> {
         let mut turn = Turn::new(*game.position());
         let mut value = None;
         loop {
-            let request = EvalRequest { observation: game.observation_during(&turn), legal_steps: turn.legal_steps() };
-            let eval = self.evaluator.evaluate(std::slice::from_ref(&request)).pop().ok_or_else(|| ArenaError::PlayerFailed {
-                player: self.name.clone(),
-                ply: game.ply(),
-                reason: "the evaluator returned no evaluation".into(),
-            })?;
+            let request = EvalRequest {
+                observation: game.observation_during(&turn),
+                legal_steps: turn.legal_steps(),
+            };
+            let eval =
+                self.evaluator.evaluate(std::slice::from_ref(&request)).pop().ok_or_else(|| {
+                    ArenaError::PlayerFailed {
+                        player: self.name.clone(),
+                        ply: game.ply(),
+                        reason: "the evaluator returned no evaluation".into(),
+                    }
+                })?;
             value.get_or_insert(eval.value);
-            let best = (0..request.legal_steps.len()).max_by(|&a, &b| eval.priors[a].total_cmp(&eval.priors[b])).expect("a game in progress has a legal step");
+            let best = (0..request.legal_steps.len())
+                .max_by(|&a, &b| eval.priors[a].total_cmp(&eval.priors[b]))
+                .expect("a game in progress has a legal step");
             let taken = turn.take(request.legal_steps[best]).expect("a legal step");
             if let Some(mv) = taken {
                 return Ok(Choice { mv, value, pv: vec![mv] });

@@ -16,7 +16,8 @@ fn wins_within(position: &Position, plies: u32) -> bool {
 fn keeps_win(position: &Position, mv: draughts::Move, plies: u32) -> bool {
     let next = position.play(mv);
     let replies = next.legal_moves();
-    replies.is_empty() || (plies >= 3 && replies.iter().all(|&r| wins_within(&next.play(r), plies - 2)))
+    replies.is_empty()
+        || (plies >= 3 && replies.iter().all(|&r| wins_within(&next.play(r), plies - 2)))
 }
 
 /// Positions (found by random play) won by force in 7 plies but not in 5, with a single winning
@@ -34,8 +35,12 @@ const WON_IN_SEVEN: [&str; 6] = [
 fn alphabeta_finds_the_only_winning_move() {
     for fen in WON_IN_SEVEN {
         let position = Position::from_fen(fen).unwrap();
-        let winning = position.legal_moves().iter().filter(|&&mv| keeps_win(&position, mv, 7)).count();
-        assert!(winning == 1 && position.legal_moves().len() > 1 && !wins_within(&position, 5), "{fen}");
+        let winning =
+            position.legal_moves().iter().filter(|&&mv| keeps_win(&position, mv, 7)).count();
+        assert!(
+            winning == 1 && position.legal_moves().len() > 1 && !wins_within(&position, 5),
+            "{fen}"
+        );
         let game = Game::new(position, DrawRules::default());
         let choice = AlphaBetaPlayer::new(Limit::Depth(8)).choose(&game).unwrap();
         assert!(keeps_win(&position, choice.mv, 7), "{fen}: played {}", choice.mv);

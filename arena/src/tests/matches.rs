@@ -25,8 +25,14 @@ fn config(threads: usize) -> RunConfig {
     RunConfig { rules: DrawRules::default(), seed: 1, threads }
 }
 
-fn play(a: &dyn Contestant, b: &dyn Contestant, games: usize) -> Result<Vec<PlayedGame>, ArenaError> {
-    run_fixtures(a, b, &schedule(&standard_deck().unwrap(), games, 9), config(2), |_| ControlFlow::Continue(()))
+fn play(
+    a: &dyn Contestant,
+    b: &dyn Contestant,
+    games: usize,
+) -> Result<Vec<PlayedGame>, ArenaError> {
+    run_fixtures(a, b, &schedule(&standard_deck().unwrap(), games, 9), config(2), |_| {
+        ControlFlow::Continue(())
+    })
 }
 
 /// Every move of `game` was legal where it was played.
@@ -57,8 +63,14 @@ fn each_ballot_opens_two_games_with_colours_swapped_and_shows_in_the_pdn() {
     for pair in games.chunks(2) {
         let ballot = &pair[0].fixture.ballot;
         assert_eq!(&pair[1].fixture.ballot, ballot);
-        assert_eq!((pair[0].black.name.as_str(), pair[0].white.name.as_str()), ("alphabeta:1", "random"));
-        assert_eq!((pair[1].black.name.as_str(), pair[1].white.name.as_str()), ("random", "alphabeta:1"));
+        assert_eq!(
+            (pair[0].black.name.as_str(), pair[0].white.name.as_str()),
+            ("alphabeta:1", "random")
+        );
+        assert_eq!(
+            (pair[1].black.name.as_str(), pair[1].white.name.as_str()),
+            ("random", "alphabeta:1")
+        );
         for game in pair {
             assert_eq!(game.game.start(), &Position::start());
             assert_eq!(&game.game.moves()[..3], ballot.moves.as_slice());
@@ -80,7 +92,11 @@ fn games_arrive_in_schedule_order_and_a_stop_drops_the_rest() {
     let mut order = Vec::new();
     let games = run_fixtures(&a, &b, &fixtures, config(4), |game| {
         order.push(game.fixture.index);
-        if order.len() == 5 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        if order.len() == 5 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     })
     .unwrap();
     assert_eq!(order, [0, 1, 2, 3, 4]);
@@ -109,24 +125,47 @@ impl Contestant for Stubborn {
 #[test]
 fn an_illegal_move_is_rejected_naming_the_player_and_the_move() {
     let stubborn = Stubborn(Position::start().parse_move("11-15").unwrap());
-    let ballot = Ballot { name: "x".into(), moves: vec![Position::start().parse_move("9-13").unwrap()] };
+    let ballot =
+        Ballot { name: "x".into(), moves: vec![Position::start().parse_move("9-13").unwrap()] };
     let fixtures = schedule(&[ballot], 2, 0);
-    let err = run_fixtures(&entrant("random"), &stubborn, &fixtures, config(1), |_| ControlFlow::Continue(())).unwrap_err();
+    let err = run_fixtures(&entrant("random"), &stubborn, &fixtures, config(1), |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap_err();
     let ArenaError::IllegalMove { player, mv, ply, .. } = &err else { panic!("{err}") };
     assert_eq!((player.as_str(), mv.as_str(), *ply), ("stubborn", "11-15", 1));
-    assert!(err.to_string().starts_with("player stubborn played 11-15, which is not legal at ply 1 (position W:"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("player stubborn played 11-15, which is not legal at ply 1 (position W:"),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_lopsided_gate_is_decided_early_by_the_sprt() {
     let (strong, weak) = (entrant("alphabeta:4"), entrant("random"));
-    let config = GateConfig { games: 100, sprt: Some(SprtConfig::default()), threads: 2, ..GateConfig::default() };
-    let promoted = run_gate(&strong, &weak, &standard_deck().unwrap(), DrawRules::default(), &config).unwrap();
-    assert!(promoted.record.promoted && promoted.record.decided_by == DecidedBy::Sprt, "{:?}", promoted.record);
+    let config = GateConfig {
+        games: 100,
+        sprt: Some(SprtConfig::default()),
+        threads: 2,
+        ..GateConfig::default()
+    };
+    let promoted =
+        run_gate(&strong, &weak, &standard_deck().unwrap(), DrawRules::default(), &config).unwrap();
+    assert!(
+        promoted.record.promoted && promoted.record.decided_by == DecidedBy::Sprt,
+        "{:?}",
+        promoted.record
+    );
     assert!(promoted.record.games < 30, "{:?}", promoted.record);
     assert_eq!(promoted.games.len() as u32, promoted.record.games);
-    let rejected = run_gate(&weak, &strong, &standard_deck().unwrap(), DrawRules::default(), &config).unwrap();
-    assert!(!rejected.record.promoted && rejected.record.decided_by == DecidedBy::Sprt, "{:?}", rejected.record);
+    let rejected =
+        run_gate(&weak, &strong, &standard_deck().unwrap(), DrawRules::default(), &config).unwrap();
+    assert!(
+        !rejected.record.promoted && rejected.record.decided_by == DecidedBy::Sprt,
+        "{:?}",
+        rejected.record
+    );
     assert!(rejected.record.games < 30);
     let json = serde_json::to_string(&rejected.record).unwrap();
     assert_eq!(serde_json::from_str::<crate::gate::GateRecord>(&json).unwrap(), rejected.record);
@@ -138,7 +177,8 @@ fn the_mcts_player_searches_and_plays_whole_legal_moves() {
         Box::new(MctsPlayer::new("mcts".into(), UniformEvaluator, Thinking::Playouts(64), 3)),
         Box::new(crate::players::random::RandomPlayer::new(4)),
     ];
-    let mut game = Game::new(Position::start(), DrawRules { max_plies: 60, ..DrawRules::default() });
+    let mut game =
+        Game::new(Position::start(), DrawRules { max_plies: 60, ..DrawRules::default() });
     while game.outcome().is_none() {
         let side = game.position().side_to_move().index();
         let choice = players[side].choose(&game).unwrap();
@@ -154,8 +194,11 @@ fn the_mcts_player_searches_and_plays_whole_legal_moves() {
 fn the_policy_player_follows_the_priors() {
     let start = Position::start();
     let favourite = start.parse_move("10-14").unwrap().steps().next().unwrap();
-    let evaluator = ScriptedEvaluator::new().with_step_weight(favourite, 50.0).with_value(start, 0.25);
-    let choice = PolicyPlayer::new("policy".into(), evaluator).choose(&Game::new(start, DrawRules::default())).unwrap();
+    let evaluator =
+        ScriptedEvaluator::new().with_step_weight(favourite, 50.0).with_value(start, 0.25);
+    let choice = PolicyPlayer::new("policy".into(), evaluator)
+        .choose(&Game::new(start, DrawRules::default()))
+        .unwrap();
     assert_eq!(choice.mv.to_string(), "10-14");
     assert_eq!(choice.value, Some(0.25));
 }

@@ -15,7 +15,14 @@ use std::path::Path;
 fn tiny_run(dir: &Path) {
     std::fs::create_dir_all(dir.join("nets")).unwrap();
     let net = PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
-    model::checkpoint::save(&dir.join("nets/step-00000042.safetensors"), &net, 42, None, &Extras::default()).unwrap();
+    model::checkpoint::save(
+        &dir.join("nets/step-00000042.safetensors"),
+        &net,
+        42,
+        None,
+        &Extras::default(),
+    )
+    .unwrap();
     let best = r#"{"checkpoint": "nets/step-00000042.safetensors", "step": 42, "generation": 0, "promoted_at": 0}"#;
     std::fs::write(dir.join("best.json"), best).unwrap();
 }
@@ -34,12 +41,16 @@ fn net_players_load_a_runs_best_net_and_play_legal_games() {
 
     let start = Game::new(Position::start(), DrawRules::default());
     let choice = mcts.player(0).unwrap().choose(&start).unwrap();
-    assert!(choice.value.is_some_and(|v| (-1.0..=1.0).contains(&v)) && choice.pv.first() == Some(&choice.mv));
+    assert!(
+        choice.value.is_some_and(|v| (-1.0..=1.0).contains(&v))
+            && choice.pv.first() == Some(&choice.mv)
+    );
 
     let rules = DrawRules { max_plies: 80, ..DrawRules::default() };
     let fixtures = schedule(&standard_deck().unwrap(), 2, 0);
     let config = RunConfig { rules, seed: 0, threads: 2 };
-    let games = run_fixtures(&mcts, &policy, &fixtures, config, |_| ControlFlow::Continue(())).unwrap();
+    let games =
+        run_fixtures(&mcts, &policy, &fixtures, config, |_| ControlFlow::Continue(())).unwrap();
     assert_eq!(games.len(), 2);
     assert!(games.iter().all(|g| g.game.outcome() == Some(g.outcome)));
 }

@@ -3,7 +3,10 @@
 /// A piece of PDN text that matters to the game record.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Token<'a> {
-    Tag { name: &'a str, value: String },
+    Tag {
+        name: &'a str,
+        value: String,
+    },
     /// A move number, move, result or annotation glyph; the reader tells which.
     Word(&'a str),
 }
@@ -114,7 +117,11 @@ impl<'a> Lexer<'a> {
         }
         self.skip_while(is_space);
         if self.bump() != Some('"') {
-            return Err(self.error(self.line, self.column, format!("tag {name}: expected a quoted value")));
+            return Err(self.error(
+                self.line,
+                self.column,
+                format!("tag {name}: expected a quoted value"),
+            ));
         }
         let mut value = String::new();
         loop {
@@ -125,12 +132,22 @@ impl<'a> Lexer<'a> {
                     None => break,
                 },
                 Some(c) => value.push(c),
-                None => return Err(self.error(line, column, format!("tag {name}: value is never closed by `\"`"))),
+                None => {
+                    return Err(self.error(
+                        line,
+                        column,
+                        format!("tag {name}: value is never closed by `\"`"),
+                    ))
+                }
             }
         }
         self.skip_while(is_space);
         if self.bump() != Some(']') {
-            return Err(self.error(line, column, format!("tag {name}: expected `]` after the value")));
+            return Err(self.error(
+                line,
+                column,
+                format!("tag {name}: expected `]` after the value"),
+            ));
         }
         Ok(Token::Tag { name, value })
     }
@@ -164,7 +181,9 @@ impl<'a> Lexer<'a> {
                     continue;
                 }
                 '[' => self.tag(line, column)?,
-                ')' | ']' | '}' => return Err(self.error(line, column, format!("unexpected `{c}`"))),
+                ')' | ']' | '}' => {
+                    return Err(self.error(line, column, format!("unexpected `{c}`")))
+                }
                 _ => {
                     self.skip_while(|c| !ends_word(c));
                     let end = self.offset();
@@ -195,7 +214,10 @@ mod tests {
     #[test]
     fn skips_comments_variations_and_nags() {
         let text = "[Event \"a \\\"b\\\"\"]\n1. 11-15 {good (really)} 23-19 ; rest\n%escape\n2. 8-11 (2. 9-13 (22-18) {x}) $4 22-17 *";
-        assert_eq!(words(text), ["[Event=a \"b\"]", "1.", "11-15", "23-19", "2.", "8-11", "22-17", "*"]);
+        assert_eq!(
+            words(text),
+            ["[Event=a \"b\"]", "1.", "11-15", "23-19", "2.", "8-11", "22-17", "*"]
+        );
     }
 
     #[test]

@@ -53,7 +53,13 @@ impl GameReader {
         PdnError::Syntax { game: self.number, line: e.line, column: e.column, message: e.message }
     }
 
-    fn tag(&mut self, name: &str, value: String, line: usize, column: usize) -> Result<(), PdnError> {
+    fn tag(
+        &mut self,
+        name: &str,
+        value: String,
+        line: usize,
+        column: usize,
+    ) -> Result<(), PdnError> {
         if name == "FEN" {
             let start = Position::from_fen(&value).map_err(|source| PdnError::Fen {
                 game: self.number,
@@ -72,7 +78,9 @@ impl GameReader {
     /// `1.11-15`, or annotated, as in `11-15!`).
     fn word(&mut self, word: &str, line: usize, column: usize) -> Result<(), PdnError> {
         let unnumbered = match word.trim_start_matches(|c: char| c.is_ascii_digit()) {
-            rest if rest.len() < word.len() && rest.starts_with('.') => rest.trim_start_matches('.'),
+            rest if rest.len() < word.len() && rest.starts_with('.') => {
+                rest.trim_start_matches('.')
+            }
             _ => word.trim_start_matches('.'),
         };
         let text = unnumbered.trim_end_matches(['!', '?']);

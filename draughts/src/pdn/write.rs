@@ -8,8 +8,14 @@ use std::fmt;
 /// Tags written from the game itself rather than copied from [`PdnGame::tags`].
 const OWN_TAGS: [&str; 4] = ["Result", "GameType", "SetUp", "FEN"];
 /// The Seven Tag Roster without `Result`, with the value written when a tag is missing.
-const ROSTER: [(&str, &str); 6] =
-    [("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"), ("Black", "?"), ("White", "?")];
+const ROSTER: [(&str, &str); 6] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("Black", "?"),
+    ("White", "?"),
+];
 /// Move text lines are wrapped before this many characters.
 const LINE_WIDTH: usize = 80;
 
@@ -66,7 +72,9 @@ impl PdnGame {
             .enumerate()
             .map(move |(ply, mv)| match (ply, white_first) {
                 (0, true) => format!("{}... {mv}", self.move_number(0)),
-                _ if (ply + usize::from(white_first)) % 2 == 0 => format!("{}. {mv}", self.move_number(ply)),
+                _ if (ply + usize::from(white_first)) % 2 == 0 => {
+                    format!("{}. {mv}", self.move_number(ply))
+                }
                 _ => mv.to_string(),
             })
             .chain(std::iter::once(self.result.pdn().to_owned()))

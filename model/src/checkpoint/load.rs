@@ -4,8 +4,8 @@
 use super::save::CRC_KEY;
 use super::tensors::{checksum, kind_of};
 use super::{
-    Checkpoint, CheckpointMeta, Extras, EXTRA_META_PREFIX, EXTRA_TENSOR_PREFIX, FORMAT, FORMAT_VERSION,
-    MAX_HEADER_BYTES,
+    Checkpoint, CheckpointMeta, Extras, EXTRA_META_PREFIX, EXTRA_TENSOR_PREFIX, FORMAT,
+    FORMAT_VERSION, MAX_HEADER_BYTES,
 };
 use crate::config::NetConfig;
 use crate::encoding::ENCODING_VERSION;
@@ -21,7 +21,11 @@ use tch::{Device, Kind, Tensor};
 
 /// Loads a checkpoint onto `device`. With `expected`, a checkpoint of another architecture is
 /// refused ([`ModelError::ArchitectureMismatch`]).
-pub fn load(path: &Path, expected: Option<&NetConfig>, device: Device) -> Result<Checkpoint, ModelError> {
+pub fn load(
+    path: &Path,
+    expected: Option<&NetConfig>,
+    device: Device,
+) -> Result<Checkpoint, ModelError> {
     let bytes = read_file(path)?;
     let file = SafeTensors::deserialize(&bytes).map_err(|e| parse_error(path, e))?;
     let (_, header) = SafeTensors::read_metadata(&bytes).map_err(|e| parse_error(path, e))?;
@@ -32,12 +36,8 @@ pub fn load(path: &Path, expected: Option<&NetConfig>, device: Device) -> Result
     let ckpt_meta = read_meta(path, &meta)?;
     let mut tensors = file.tensors();
     tensors.sort_by(|a, b| a.0.cmp(&b.0));
-    let crc = checksum(
-        &meta,
-        tensors
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.dtype(), v.shape(), v.data())),
-    );
+    let crc =
+        checksum(&meta, tensors.iter().map(|(n, v)| (n.as_str(), v.dtype(), v.shape(), v.data())));
     let stored = meta.get(CRC_KEY).ok_or_else(|| damaged(path, "no crc32 entry"))?;
     if *stored != format!("{crc:08x}") {
         return Err(damaged(
@@ -64,11 +64,7 @@ pub fn load(path: &Path, expected: Option<&NetConfig>, device: Device) -> Result
             .collect(),
         tensors: read_extra_tensors(path, &views)?,
     };
-    Ok(Checkpoint {
-        meta: ckpt_meta,
-        net,
-        extras,
-    })
+    Ok(Checkpoint { meta: ckpt_meta, net, extras })
 }
 
 /// The whole file, after checking that its header length is sane and fits in the file.
@@ -91,18 +87,24 @@ fn read_file(path: &Path) -> Result<Vec<u8>, ModelError> {
     if 8 + header_len > size {
         return Err(not_ours(
             path,
-            &format!("header length {header_len} runs past the end of the {size}-byte file (truncated?)"),
+            &format!(
+                "header length {header_len} runs past the end of the {size}-byte file (truncated?)"
+            ),
         ));
     }
     let mut bytes = Vec::with_capacity(8 + header_len as usize);
     bytes.extend_from_slice(&len);
     f.by_ref().take(header_len).read_to_end(&mut bytes).map_err(io)?;
-    let expected = declared_size(&bytes[8..]).ok_or_else(|| not_ours(path, "the header is not a safetensors header"))?;
+    let expected = declared_size(&bytes[8..])
+        .ok_or_else(|| not_ours(path, "the header is not a safetensors header"))?;
     if expected != Some(size) {
-        let declared = expected.map_or("more bytes than a file can have".to_string(), |n| format!("{n} bytes"));
+        let declared = expected
+            .map_or("more bytes than a file can have".to_string(), |n| format!("{n} bytes"));
         return Err(damaged(path, &format!("the file has {size} bytes, its header describes {declared} (truncated or extended?)")));
     }
-    bytes.try_reserve_exact((size - 8 - header_len) as usize).map_err(|e| io(std::io::Error::other(e)))?;
+    bytes
+        .try_reserve_exact((size - 8 - header_len) as usize)
+        .map_err(|e| io(std::io::Error::other(e)))?;
     f.take(size - 8 - header_len).read_to_end(&mut bytes).map_err(io)?;
     Ok(bytes)
 }
@@ -126,7 +128,9 @@ fn parse_error(path: &Path, e: SafeTensorError) -> ModelError {
         SafeTensorError::MetadataIncompleteBuffer => {
             damaged(path, "the tensor data does not end where the file ends (truncated?)")
         }
-        SafeTensorError::InvalidOffset(name) => damaged(path, &format!("tensor `{name}` has invalid data offsets")),
+        SafeTensorError::InvalidOffset(name) => {
+            damaged(path, &format!("tensor `{name}` has invalid data offsets"))
+        }
         SafeTensorError::TensorInvalidInfo
         | SafeTensorError::ValidationOverflow
         | SafeTensorError::InvalidTensorView(..) => {
@@ -137,17 +141,11 @@ fn parse_error(path: &Path, e: SafeTensorError) -> ModelError {
 }
 
 fn not_ours(path: &Path, reason: &str) -> ModelError {
-    ModelError::NotACheckpoint {
-        path: path.to_path_buf(),
-        reason: reason.to_string(),
-    }
+    ModelError::NotACheckpoint { path: path.to_path_buf(), reason: reason.to_string() }
 }
 
 fn damaged(path: &Path, reason: &str) -> ModelError {
-    ModelError::Damaged {
-        path: path.to_path_buf(),
-        reason: reason.to_string(),
-    }
+    ModelError::Damaged { path: path.to_path_buf(), reason: reason.to_string() }
 }
 
 /// Our metadata from the header's entries, with the format and encoding versions checked.
@@ -156,8 +154,7 @@ fn read_meta(path: &Path, meta: &BTreeMap<String, String>) -> Result<CheckpointM
         return Err(not_ours(path, "a safetensors file without checkers-zero metadata"));
     }
     let get = |key: &str| {
-        meta.get(key)
-            .ok_or_else(|| damaged(path, &format!("metadata entry `{key}` is missing")))
+        meta.get(key).ok_or_else(|| damaged(path, &format!("metadata entry `{key}` is missing")))
     };
     let number = |key: &str| {
         get(key)?
@@ -180,9 +177,7 @@ fn read_meta(path: &Path, meta: &BTreeMap<String, String>) -> Result<CheckpointM
     let encoding_version = version("encoding_version", "input encoding", ENCODING_VERSION)?;
     let config: NetConfig = serde_json::from_str(get("architecture")?)
         .map_err(|e| damaged(path, &format!("metadata entry `architecture`: {e}")))?;
-    config
-        .validate()
-        .map_err(|e| damaged(path, &format!("metadata entry `architecture`: {e}")))?;
+    config.validate().map_err(|e| damaged(path, &format!("metadata entry `architecture`: {e}")))?;
     Ok(CheckpointMeta {
         config,
         format_version,
@@ -196,14 +191,19 @@ fn read_meta(path: &Path, meta: &BTreeMap<String, String>) -> Result<CheckpointM
 
 /// Copies each of the net's variables from the file, after checking name, dtype and shape; a file
 /// tensor that is neither a variable nor an extra is an error too.
-fn fill_variables(path: &Path, net: &PolicyValueNet, views: &HashMap<String, TensorView>) -> Result<(), ModelError> {
+fn fill_variables(
+    path: &Path,
+    net: &PolicyValueNet,
+    views: &HashMap<String, TensorView>,
+) -> Result<(), ModelError> {
     let bad = |name: &str, problem: String| ModelError::Tensor {
         path: path.to_path_buf(),
         name: name.to_string(),
         problem,
     };
     let mut vars = net.var_store().variables();
-    let mut names: Vec<&String> = views.keys().filter(|n| !n.starts_with(EXTRA_TENSOR_PREFIX)).collect();
+    let mut names: Vec<&String> =
+        views.keys().filter(|n| !n.starts_with(EXTRA_TENSOR_PREFIX)).collect();
     names.sort();
     for name in names {
         let var = vars

@@ -1,7 +1,9 @@
 //! Writing checkpoints: serialize, checksum, and replace the file atomically.
 
 use super::tensors::{checksum, RawTensor};
-use super::{CheckpointMeta, Extras, EXTRA_META_PREFIX, EXTRA_TENSOR_PREFIX, FORMAT, FORMAT_VERSION};
+use super::{
+    CheckpointMeta, Extras, EXTRA_META_PREFIX, EXTRA_TENSOR_PREFIX, FORMAT, FORMAT_VERSION,
+};
 use crate::encoding::ENCODING_VERSION;
 use crate::error::ModelError;
 use crate::net::PolicyValueNet;
@@ -29,7 +31,8 @@ pub fn save(
     };
     let mut tensors = BTreeMap::new();
     for (name, var) in net.var_store().variables() {
-        let raw = RawTensor::from_tensor(&var.to_kind(tch::Kind::Float)).map_err(|p| bad(&name, p))?;
+        let raw =
+            RawTensor::from_tensor(&var.to_kind(tch::Kind::Float)).map_err(|p| bad(&name, p))?;
         tensors.insert(name, raw);
     }
     for (name, t) in &extras.tensors {
@@ -63,18 +66,12 @@ pub fn save(
     }
     let crc = checksum(
         &header,
-        tensors
-            .iter()
-            .map(|(n, t)| (n.as_str(), t.dtype, t.shape.as_slice(), t.data.as_slice())),
+        tensors.iter().map(|(n, t)| (n.as_str(), t.dtype, t.shape.as_slice(), t.data.as_slice())),
     );
     header.insert(CRC_KEY.to_string(), format!("{crc:08x}"));
     let header: HashMap<String, String> = header.into_iter().collect();
-    let bytes = safetensors::serialize(tensors.iter().map(|(n, t)| (n.as_str(), t)), &Some(header)).map_err(|e| {
-        ModelError::Save {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        }
-    })?;
+    let bytes = safetensors::serialize(tensors.iter().map(|(n, t)| (n.as_str(), t)), &Some(header))
+        .map_err(|e| ModelError::Save { path: path.to_path_buf(), reason: e.to_string() })?;
     write_atomic(path, &bytes)?;
     Ok(meta)
 }
@@ -82,34 +79,26 @@ pub fn save(
 /// Replaces `path` with `bytes` atomically (see [`replace_atomic`]). Errors name `path`, not the
 /// temporary file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ModelError> {
-    replace_atomic(path, |tmp| {
-        std::fs::write(tmp, bytes).map_err(|e| ModelError::io(path, e))
-    })
+    replace_atomic(path, |tmp| std::fs::write(tmp, bytes).map_err(|e| ModelError::io(path, e)))
 }
 
 /// Replaces `path` atomically with what `write` puts in the temporary file it is given (in the same
 /// folder): fsync, rename, fsync of the folder. A reader sees the old file or the new one, never
 /// half of one; a failed write leaves the old file and removes the temporary one.
-pub fn replace_atomic(path: &Path, write: impl FnOnce(&Path) -> Result<(), ModelError>) -> Result<(), ModelError> {
+pub fn replace_atomic(
+    path: &Path,
+    write: impl FnOnce(&Path) -> Result<(), ModelError>,
+) -> Result<(), ModelError> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path
         .file_name()
         .ok_or_else(|| ModelError::io(path, std::io::Error::other("not a file name")))?;
     let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(
-        ".{}.{}-{unique}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let tmp = dir.join(format!(".{}.{}-{unique}.tmp", name.to_string_lossy(), std::process::id()));
     let result = write(&tmp)
         .and_then(|()| {
-            File::open(&tmp)
-                .and_then(|f| f.sync_all())
-                .map_err(|e| ModelError::io(path, e))
+            File::open(&tmp).and_then(|f| f.sync_all()).map_err(|e| ModelError::io(path, e))
         })
         .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| ModelError::io(path, e)));
     if result.is_err() {

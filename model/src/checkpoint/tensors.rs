@@ -43,11 +43,7 @@ impl RawTensor {
         let numel = t.numel();
         let mut data = vec![0u8; numel * kind.elt_size_in_bytes()];
         t.f_copy_data_u8(&mut data, numel).map_err(|e| e.to_string())?;
-        Ok(RawTensor {
-            dtype,
-            shape: t.size().iter().map(|&d| d as usize).collect(),
-            data,
-        })
+        Ok(RawTensor { dtype, shape: t.size().iter().map(|&d| d as usize).collect(), data })
     }
 }
 

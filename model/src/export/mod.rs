@@ -81,9 +81,7 @@ pub fn export(checkpoint: &Path, format: ExportFormat, out: &Path) -> Result<Pat
             )?;
         }
     }
-    let file = out
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let file = out.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let text = serde_json::to_string_pretty(&describe::description(&ckpt.meta, format, &file))
         .expect("a JSON value serializes");
     let json = description_path(out);

@@ -36,12 +36,7 @@ pub(crate) fn model_bytes(net: &PolicyValueNet) -> Vec<u8> {
     let hidden = g.node("Relu", &[&hidden], "value.hidden", vec![]);
     let wdl = g.gemm(&hidden, &net.wdl, "value.wdl");
     let moves_left = g.gemm(&hidden, &net.moves_left, "value.moves_left");
-    g.node(
-        "Concat",
-        &[&policy, &wdl, &moves_left],
-        OUTPUT_NAME,
-        vec![attr_int("axis", 1)],
-    );
+    g.node("Concat", &[&policy, &wdl, &moves_left], OUTPUT_NAME, vec![attr_int("axis", 1)]);
 
     let mut graph = Message::new();
     for node in &g.nodes {
@@ -51,10 +46,7 @@ pub(crate) fn model_bytes(net: &PolicyValueNet) -> Vec<u8> {
     for init in &g.initializers {
         graph.message(5, init);
     }
-    graph.message(
-        11,
-        &value_info(INPUT_NAME, &[None, Some(PLANES as i64), Some(8), Some(8)]),
-    );
+    graph.message(11, &value_info(INPUT_NAME, &[None, Some(PLANES as i64), Some(8), Some(8)]));
     graph.message(12, &value_info(OUTPUT_NAME, &[None, Some(OUTPUT_SIZE as i64)]));
 
     let mut opset = Message::new();
@@ -145,12 +137,7 @@ impl Graph {
         let w = self.initializer(&format!("{name}.weight"), &layer.ws.size(), &values(&layer.ws));
         let bs = layer.bs.as_ref().expect("linear layers have a bias");
         let b = self.initializer(&format!("{name}.bias"), &bs.size(), &values(bs));
-        self.node(
-            "Gemm",
-            &[input, &w, &b],
-            &format!("{name}.gemm"),
-            vec![attr_int("transB", 1)],
-        )
+        self.node("Gemm", &[input, &w, &b], &format!("{name}.gemm"), vec![attr_int("transB", 1)])
     }
 
     /// A head's trunk: conv1x1 + bn + relu, flatten, fc.
@@ -163,7 +150,8 @@ impl Graph {
 
 /// A tensor's values as f32, in row-major order.
 fn values(t: &Tensor) -> Vec<f32> {
-    Vec::<f32>::try_from(t.to_kind(tch::Kind::Float).flatten(0, -1)).expect("a float tensor converts to Vec<f32>")
+    Vec::<f32>::try_from(t.to_kind(tch::Kind::Float).flatten(0, -1))
+        .expect("a float tensor converts to Vec<f32>")
 }
 
 fn attr_int(name: &str, v: i64) -> Message {

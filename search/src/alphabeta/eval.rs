@@ -20,7 +20,8 @@ const CENTRE_SQUARES: Bitboard = Bitboard(0b0000_0000_0110_0110_0110_0110_0000_0
 pub(crate) fn evaluate(position: &Position) -> i32 {
     let us = position.side_to_move();
     let them = us.other();
-    let mobility = position.count_legal_moves() as i32 - position.with_side_to_move(them).count_legal_moves() as i32;
+    let mobility = position.count_legal_moves() as i32
+        - position.with_side_to_move(them).count_legal_moves() as i32;
     side_terms(position, us) - side_terms(position, them) + MOBILITY * mobility
 }
 
@@ -30,7 +31,11 @@ fn side_terms(position: &Position, color: Color) -> i32 {
     let kings = position.kings(color);
     let material = MAN * men.count() as i32 + KING * kings.count() as i32;
     let own_back_rank = Position::crown_row(color.other());
-    let guard = if position.men(color.other()).is_empty() { 0 } else { (men & own_back_rank).count() as i32 };
+    let guard = if position.men(color.other()).is_empty() {
+        0
+    } else {
+        (men & own_back_rank).count() as i32
+    };
     let centre = (position.pieces(color) & CENTRE_SQUARES).count() as i32;
     let advancement: i32 = men.map(|sq| rows_advanced(sq.row(), color)).sum();
     material + BACK_RANK_GUARD * guard + CENTRE * centre + ADVANCEMENT * advancement
@@ -58,7 +63,13 @@ mod tests {
     #[test]
     fn start_position_is_balanced_and_material_counts() {
         assert_eq!(evaluate(&Position::start()), 0);
-        let white_short = Position::new(Bitboard(0x0000_0FFF), Bitboard(0xFFE0_0000), Bitboard::EMPTY, Color::Black).unwrap();
+        let white_short = Position::new(
+            Bitboard(0x0000_0FFF),
+            Bitboard(0xFFE0_0000),
+            Bitboard::EMPTY,
+            Color::Black,
+        )
+        .unwrap();
         assert!(evaluate(&white_short) > 50);
     }
 }

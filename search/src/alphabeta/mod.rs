@@ -152,7 +152,15 @@ impl AlphaBeta {
 
     /// Negamax score of `position` (hash `hash`, `ply` plies below the root) for its side to
     /// move, searching `depth` more plies and then captures only.
-    fn negamax(&mut self, position: &Position, hash: u64, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn negamax(
+        &mut self,
+        position: &Position,
+        hash: u64,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.pv[ply].clear();
         self.nodes += 1;
         if self.out_of_time() {
@@ -187,7 +195,14 @@ impl AlphaBeta {
         for mv in moves {
             let child = position.play(mv);
             self.push(position, hash, mv);
-            let score = -self.negamax(&child, *self.path.last().expect("just pushed"), depth - 1, -beta, -alpha, ply + 1);
+            let score = -self.negamax(
+                &child,
+                *self.path.last().expect("just pushed"),
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+            );
             self.pop();
             if self.aborted {
                 return 0;
@@ -235,7 +250,14 @@ impl AlphaBeta {
         }
         let hash = *self.path.last().expect("the path is never empty");
         self.rules.repetitions > 0
-            && self.path.iter().rev().take(no_progress as usize + 1).skip(2).step_by(2).any(|&h| h == hash)
+            && self
+                .path
+                .iter()
+                .rev()
+                .take(no_progress as usize + 1)
+                .skip(2)
+                .step_by(2)
+                .any(|&h| h == hash)
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {

@@ -81,7 +81,10 @@ fn deeper_search_beats_shallower() {
             games += 1;
         }
     }
-    assert!(deep_points / games as f64 > 0.6, "depth 4 scored {deep_points} of {games} against depth 1");
+    assert!(
+        deep_points / games as f64 > 0.6,
+        "depth 4 scored {deep_points} of {games} against depth 1"
+    );
 }
 
 /// Plays `game` to its end: `deep_side` searches `deep` plies, the other `shallow`.
@@ -100,7 +103,8 @@ fn play_out(mut game: Game, deep_side: Color, deep: u32, shallow: u32) -> Outcom
 
 /// A game of `plies` random moves from the start (fewer if it ends), with a short ply cap.
 fn random_game(rng: &mut StdRng, plies: usize) -> Game {
-    let mut game = Game::new(Position::start(), DrawRules { max_plies: 160, ..DrawRules::default() });
+    let mut game =
+        Game::new(Position::start(), DrawRules { max_plies: 160, ..DrawRules::default() });
     for _ in 0..plies {
         if game.outcome().is_some() {
             break;
@@ -110,4 +114,3 @@ fn random_game(rng: &mut StdRng, plies: usize) -> Game {
     }
     game
 }
-

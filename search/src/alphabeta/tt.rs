@@ -43,11 +43,13 @@ impl Table {
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        self.slots[(key & self.mask) as usize].filter(|e| e.key == key && e.generation == self.generation)
+        self.slots[(key & self.mask) as usize]
+            .filter(|e| e.key == key && e.generation == self.generation)
     }
 
     pub fn store(&mut self, key: u64, best: Option<Move>, score: i32, depth: i32, bound: Bound) {
         let generation = self.generation;
-        self.slots[(key & self.mask) as usize] = Some(Entry { key, best, score, depth, bound, generation });
+        self.slots[(key & self.mask) as usize] =
+            Some(Entry { key, best, score, depth, bound, generation });
     }
 }

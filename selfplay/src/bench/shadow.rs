@@ -60,10 +60,21 @@ pub struct ShadowEvaluator<'a> {
 
 impl<'a> ShadowEvaluator<'a> {
     /// `max_batch`: the largest batch the worker can ask for.
-    pub fn new(inner: NetEvaluator, max_batch: usize, totals: &'a Mutex<ShadowTotals>) -> ShadowEvaluator<'a> {
+    pub fn new(
+        inner: NetEvaluator,
+        max_batch: usize,
+        totals: &'a Mutex<ShadowTotals>,
+    ) -> ShadowEvaluator<'a> {
         let mut mean_input = vec![0.0; max_batch * INPUT_SIZE];
         encode_batch_into(&random_observations(max_batch, 0x5eed), &mut mean_input);
-        ShadowEvaluator { inner, mean_input, calls: 0, positions: 0, own: ShadowTotals::default(), totals }
+        ShadowEvaluator {
+            inner,
+            mean_input,
+            calls: 0,
+            positions: 0,
+            own: ShadowTotals::default(),
+            totals,
+        }
     }
 
     fn time_forward(&self, input: &[f32]) -> Duration {
@@ -82,7 +93,8 @@ impl Evaluator for ShadowEvaluator<'_> {
             let time = self.time_forward(self.inner.last_input());
             self.own.same_batch.add(Timed { positions: requests.len() as u64, time });
         } else if self.calls % SHADOW_EVERY == 1 + SHADOW_EVERY / 2 {
-            let batch = ((self.positions as f64 / self.calls as f64).round() as usize).clamp(1, self.mean_input.len() / INPUT_SIZE);
+            let batch = ((self.positions as f64 / self.calls as f64).round() as usize)
+                .clamp(1, self.mean_input.len() / INPUT_SIZE);
             let time = self.time_forward(&self.mean_input[..batch * INPUT_SIZE]);
             self.own.mean_batch.add(Timed { positions: batch as u64, time });
         }

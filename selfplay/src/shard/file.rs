@@ -62,12 +62,17 @@ pub struct Shard {
 
 /// Writes `samples` as a new shard in `dir` and returns its path. The name is unique across
 /// threads and processes and sorts by creation time; the file appears complete or not at all.
-pub fn write_shard(dir: &Path, header: &ShardHeader, samples: &[Sample]) -> Result<PathBuf, ShardError> {
+pub fn write_shard(
+    dir: &Path,
+    header: &ShardHeader,
+    samples: &[Sample],
+) -> Result<PathBuf, ShardError> {
     let max = u32::MAX as usize;
     if samples.len() > max {
         return Err(ShardError::TooManySamples { count: samples.len(), max });
     }
-    let payload = Records::encode_all(samples).map_err(|(index, reason)| ShardError::BadSample { index, reason })?;
+    let payload = Records::encode_all(samples)
+        .map_err(|(index, reason)| ShardError::BadSample { index, reason })?;
     let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len() + CRC_BYTES);
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -82,7 +87,10 @@ pub fn write_shard(dir: &Path, header: &ShardHeader, samples: &[Sample]) -> Resu
     let crc = crc32fast::hash(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
     if bytes.len() as u64 > MAX_SHARD_BYTES {
-        return Err(ShardError::TooManySamples { count: samples.len(), max: samples.len() * MAX_SHARD_BYTES as usize / bytes.len() });
+        return Err(ShardError::TooManySamples {
+            count: samples.len(),
+            max: samples.len() * MAX_SHARD_BYTES as usize / bytes.len(),
+        });
     }
     let path = dir.join(unique_name(header.created_unix_ms));
     write_atomic(&path, &bytes)?;
@@ -108,20 +116,36 @@ fn parse(path: &Path, mut bytes: Vec<u8>) -> Result<Shard, ShardError> {
     let path_buf = || path.to_path_buf();
     let len = bytes.len() as u64;
     if bytes.len() < MAGIC.len() + 2 || bytes[..MAGIC.len()] != MAGIC {
-        return Err(if MAGIC.starts_with(&bytes[..bytes.len().min(MAGIC.len())]) && bytes.len() < HEADER_BYTES {
-            ShardError::Length { path: path_buf(), len, expected: (HEADER_BYTES + CRC_BYTES) as u64 }
-        } else {
-            ShardError::Foreign { path: path_buf() }
-        });
+        return Err(
+            if MAGIC.starts_with(&bytes[..bytes.len().min(MAGIC.len())])
+                && bytes.len() < HEADER_BYTES
+            {
+                ShardError::Length {
+                    path: path_buf(),
+                    len,
+                    expected: (HEADER_BYTES + CRC_BYTES) as u64,
+                }
+            } else {
+                ShardError::Foreign { path: path_buf() }
+            },
+        );
     }
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
     let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
     if version != FORMAT_VERSION {
-        return Err(ShardError::UnsupportedVersion { path: path_buf(), version, supported: FORMAT_VERSION });
+        return Err(ShardError::UnsupportedVersion {
+            path: path_buf(),
+            version,
+            supported: FORMAT_VERSION,
+        });
     }
     if bytes.len() < HEADER_BYTES + CRC_BYTES {
-        return Err(ShardError::Length { path: path_buf(), len, expected: (HEADER_BYTES + CRC_BYTES) as u64 });
+        return Err(ShardError::Length {
+            path: path_buf(),
+            len,
+            expected: (HEADER_BYTES + CRC_BYTES) as u64,
+        });
     }
     let payload_len = u64_at(16);
     let expected = payload_len.saturating_add((HEADER_BYTES + CRC_BYTES) as u64);
@@ -162,7 +186,12 @@ fn unique_name(created_unix_ms: u64) -> String {
     let mut hasher = RandomState::new().build_hasher();
     hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
     hasher.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
-    format!("{created_unix_ms:013}-{}-{:016x}.{}", std::process::id(), hasher.finish(), super::SHARD_EXTENSION)
+    format!(
+        "{created_unix_ms:013}-{}-{:016x}.{}",
+        std::process::id(),
+        hasher.finish(),
+        super::SHARD_EXTENSION
+    )
 }
 
 #[cfg(test)]
@@ -226,7 +255,8 @@ mod tests {
             flipped[bit / 8] ^= 1 << (bit % 8);
             assert!(error_for(&flipped).contains("damaged"));
         }
-        assert!(error_for(b"PK\x03\x04 definitely a zip file, not a shard at all, no no no").contains("not a trajectory shard"));
+        assert!(error_for(b"PK\x03\x04 definitely a zip file, not a shard at all, no no no")
+            .contains("not a trajectory shard"));
         let mut future = bytes.clone();
         future[8] = 2;
         assert!(error_for(&future).contains("version 2"));

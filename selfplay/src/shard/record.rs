@@ -47,7 +47,10 @@ pub fn encode(sample: &Sample, out: &mut Vec<u8>) -> Result<(), String> {
     if let Some(w) = policy.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(format!("policy index {} appears twice", w[0].0));
     }
-    if let Some(&(index, p)) = policy.iter().find(|&&(index, p)| index as usize >= Step::INDEX_COUNT || !(0.0..=1.0).contains(&p)) {
+    if let Some(&(index, p)) = policy
+        .iter()
+        .find(|&&(index, p)| index as usize >= Step::INDEX_COUNT || !(0.0..=1.0).contains(&p))
+    {
         return Err(format!("policy entry ({index}, {p}) is out of range"));
     }
     let mut flags = 0;
@@ -70,7 +73,9 @@ pub fn encode(sample: &Sample, out: &mut Vec<u8>) -> Result<(), String> {
     out.push(obs.repetitions);
     out.push(sample.result as u8);
     out.extend_from_slice(&sample.plies_to_end.to_le_bytes());
-    out.extend_from_slice(&((sample.search_value.clamp(-1.0, 1.0) * VALUE_SCALE).round() as i16).to_le_bytes());
+    out.extend_from_slice(
+        &((sample.search_value.clamp(-1.0, 1.0) * VALUE_SCALE).round() as i16).to_le_bytes(),
+    );
     out.push(policy.len() as u8); // at most 128 distinct indices below 128
     for (index, p) in policy {
         out.push(index);
@@ -91,7 +96,10 @@ impl Records {
     /// On failure: the index of the first bad record and what is wrong with it.
     pub fn parse(mut bytes: Vec<u8>, count: usize) -> Result<Records, (usize, String)> {
         if bytes.len() > u32::MAX as usize {
-            return Err((0, format!("{} payload bytes are more than a shard may hold", bytes.len())));
+            return Err((
+                0,
+                format!("{} payload bytes are more than a shard may hold", bytes.len()),
+            ));
         }
         // The caller has checked that `count` records of at least FIXED_BYTES fit in `bytes`.
         let mut offsets = Vec::with_capacity(count);
@@ -160,11 +168,16 @@ impl<'a> RecordView<'a> {
     pub fn observation(&self) -> Observation {
         let flags = self.bytes[16];
         let side = if flags & FLAG_WHITE != 0 { Color::White } else { Color::Black };
-        let position = Position::new(self.bitboard_at(0), self.bitboard_at(4), self.bitboard_at(8), side)
-            .expect("records are validated when parsed");
+        let position =
+            Position::new(self.bitboard_at(0), self.bitboard_at(4), self.bitboard_at(8), side)
+                .expect("records are validated when parsed");
         Observation {
             position,
-            moving_piece: if flags & FLAG_CAPTURING != 0 { Square::new(self.bytes[17]) } else { None },
+            moving_piece: if flags & FLAG_CAPTURING != 0 {
+                Square::new(self.bytes[17])
+            } else {
+                None
+            },
             captured_so_far: self.bitboard_at(12),
             no_progress_plies: self.u16_at(18),
             repetitions: self.bytes[20],
@@ -224,8 +237,12 @@ fn validate(bytes: &[u8]) -> Result<usize, String> {
         return Err(format!("unknown flags {flags:#04x}"));
     }
     let moving = bytes[17];
-    if (flags & FLAG_CAPTURING != 0 && moving as usize >= Square::COUNT) || (flags & FLAG_CAPTURING == 0 && moving != 0) {
-        return Err(format!("capturing-piece square {moving} does not match the flags {flags:#04x}"));
+    if (flags & FLAG_CAPTURING != 0 && moving as usize >= Square::COUNT)
+        || (flags & FLAG_CAPTURING == 0 && moving != 0)
+    {
+        return Err(format!(
+            "capturing-piece square {moving} does not match the flags {flags:#04x}"
+        ));
     }
     if !(-1..=1).contains(&view.result()) {
         return Err(format!("result {} is not 1, 0 or -1", view.result()));
@@ -264,7 +281,8 @@ mod tests {
     #[test]
     fn a_sample_round_trips_within_quantisation() {
         let s = sample();
-        let records = Records::parse(Records::encode_all(&[s.clone(), s.clone()]).unwrap(), 2).unwrap();
+        let records =
+            Records::parse(Records::encode_all(&[s.clone(), s.clone()]).unwrap(), 2).unwrap();
         assert_eq!(records.len(), 2);
         let back = records.get(1).to_sample();
         assert_eq!(back.observation, s.observation);

@@ -40,7 +40,10 @@ pub struct ScanReport {
 
 /// Reads the shards of `dir` for which `skip` says false, oldest first. A damaged shard goes
 /// into the report, named; only a folder that cannot be listed is an error.
-pub fn scan_shards(dir: &Path, mut skip: impl FnMut(&Path) -> bool) -> Result<ScanReport, ShardError> {
+pub fn scan_shards(
+    dir: &Path,
+    mut skip: impl FnMut(&Path) -> bool,
+) -> Result<ScanReport, ShardError> {
     let mut report = ScanReport::default();
     for path in list_shards(dir)?.into_iter().filter(|p| !skip(p)) {
         match read_shard(&path) {
@@ -77,7 +80,16 @@ mod tests {
                 let dir = dir.path();
                 s.spawn(move || {
                     for i in 0..40u16 {
-                        write_shard(dir, &ShardHeader { created_unix_ms: 1, writer_id: writer, generation: None }, &[sample(i)]).unwrap();
+                        write_shard(
+                            dir,
+                            &ShardHeader {
+                                created_unix_ms: 1,
+                                writer_id: writer,
+                                generation: None,
+                            },
+                            &[sample(i)],
+                        )
+                        .unwrap();
                     }
                 });
             }
@@ -106,7 +118,10 @@ mod tests {
         fs::write(dir.path().join(".0000000000001-1-x.shard.1.tmp"), b"half written").unwrap();
         fs::write(dir.path().join("notes.txt"), b"not a shard").unwrap();
         let second = write_shard(dir.path(), &ShardHeader::now(2, None), &[sample(2)]).unwrap();
-        assert_eq!(list_shards(dir.path()).unwrap(), [damaged.clone(), first.clone(), second.clone()]);
+        assert_eq!(
+            list_shards(dir.path()).unwrap(),
+            [damaged.clone(), first.clone(), second.clone()]
+        );
 
         let report = scan_shards(dir.path(), |p| p == first).unwrap();
         assert_eq!(report.shards.iter().map(|s| s.path.clone()).collect::<Vec<_>>(), [second]);
