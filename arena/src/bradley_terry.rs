@@ -167,9 +167,9 @@ mod tests {
     /// A round robin with `games` per pair; a third of the games that are not decisive by chance draw.
     fn season(rng: &mut StdRng, games: usize) -> Vec<PairResult> {
         let mut pairs = Vec::new();
-        for a in 0..TRUE_ELO.len() {
-            for b in a + 1..TRUE_ELO.len() {
-                let expected = score_of_elo(TRUE_ELO[a] - TRUE_ELO[b]);
+        for (a, elo_a) in TRUE_ELO.iter().enumerate() {
+            for (b, elo_b) in TRUE_ELO.iter().enumerate().skip(a + 1) {
+                let expected = score_of_elo(elo_a - elo_b);
                 let draw = 0.3 * 2.0 * expected.min(1.0 - expected);
                 let win = expected - draw / 2.0;
                 let points: f64 = (0..games)

@@ -22,6 +22,7 @@ pub struct NetOptions {
     pub playouts: u32,
     /// Time per decision instead of playouts, for `mcts:` players that name no playouts.
     pub time: Option<Duration>,
+    /// Where loaded nets run (CPU or a CUDA device).
     pub device: DeviceSpec,
 }
 

@@ -13,6 +13,7 @@ use rand::SeedableRng;
 pub struct Fixture {
     /// Position in the schedule, from 0.
     pub index: usize,
+    /// The opening both players start from.
     pub ballot: Ballot,
     /// Whether player A plays Black (moves first, before the ballot's first move).
     pub a_is_black: bool,

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+/// Settings of a gate: the match a candidate net must win against the best net to replace it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GateConfig {
@@ -97,21 +98,29 @@ pub enum DecidedBy {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GateRecord {
+    /// Name of the candidate player (see [`crate::Contestant::name`]).
     pub candidate: String,
+    /// Training step of the candidate's checkpoint, when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub candidate_step: Option<u64>,
+    /// Name of the player the candidate met (the best net so far, or a built-in engine).
     pub opponent: String,
+    /// Training step of the opponent's checkpoint, when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponent_step: Option<u64>,
     /// Games played (fewer than configured when stopped early).
     pub games: u32,
     /// The candidate's results.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games the candidate lost.
     pub losses: u32,
     /// The candidate's points per game.
     pub score: f64,
+    /// Whether the candidate replaced the best net.
     pub promoted: bool,
+    /// What settled the decision: the SPRT or the score threshold.
     pub decided_by: DecidedBy,
     /// The SPRT's log-likelihood ratio at the end, when one ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -125,7 +134,9 @@ pub struct GateRecord {
 /// A gate's record and its games (for the results file and PDN).
 #[derive(Clone, Debug)]
 pub struct GateReport {
+    /// The decision and the candidate's results.
     pub record: GateRecord,
+    /// Every game played, in schedule order.
     pub games: Vec<PlayedGame>,
 }
 

@@ -11,12 +11,15 @@ pub const VIRTUAL_DRAWS: f64 = 1.0;
 /// One player's line of the ladder.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rating {
+    /// The player's name (see [`crate::Contestant::name`]).
     pub name: String,
     /// Training step, for checkpoint players.
     pub step: Option<u64>,
+    /// Games the player played among the rated records.
     pub games: u32,
     /// Points per game.
     pub score: f64,
+    /// Elo relative to the anchor player (0 for the anchor itself).
     pub elo: f64,
     /// Half the width of the 95% interval.
     pub margin: f64,

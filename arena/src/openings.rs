@@ -16,6 +16,7 @@ pub const STANDARD_DECK: &str = include_str!("../data/openings-3move.txt");
 pub struct Ballot {
     /// The ballot's name in its deck, e.g. `001`.
     pub name: String,
+    /// The moves from the start position, in order (Black's first).
     pub moves: Vec<Move>,
 }
 

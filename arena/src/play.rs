@@ -10,18 +10,24 @@ use draughts::{Color, DrawRules, Game, Outcome, PdnGame, Position};
 /// A finished game with who played it.
 #[derive(Clone, Debug)]
 pub struct PlayedGame {
+    /// Which ballot was played and who had Black.
     pub fixture: Fixture,
+    /// The player of Black (the side that moves first).
     pub black: Side,
+    /// The player of White.
     pub white: Side,
     /// The whole game from the start position, the ballot's moves first.
     pub game: Game,
+    /// How the game ended.
     pub outcome: Outcome,
 }
 
 /// A player's identity in a finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Side {
+    /// The player's name (see [`crate::Contestant::name`]).
     pub name: String,
+    /// Training step of the player's checkpoint, for net players.
     pub step: Option<u64>,
 }
 

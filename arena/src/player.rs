@@ -7,6 +7,7 @@ use draughts::{Game, Move};
 /// A player's decision: the move, and what its search thought of the position when it has one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
+    /// The move to play (a whole move, every jump of a capture).
     pub mv: Move,
     /// Expected result for the side to move, in [-1, 1], when the player searched.
     pub value: Option<f32>,
@@ -23,6 +24,7 @@ impl Choice {
 
 /// Picks moves. Asked only in positions where the game is not over (so a legal move exists).
 pub trait Player: Send {
+    /// The move to play in `game` (not over). Errors when the player cannot choose, e.g. its net failed.
     fn choose(&mut self, game: &Game) -> Result<Choice, ArenaError>;
 }
 

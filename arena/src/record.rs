@@ -22,10 +22,12 @@ pub const RESULTS_FILE: &str = "results.jsonl";
 pub struct ResultRecord {
     /// Player names (see [`crate::Contestant::name`]).
     pub black: String,
+    /// White's player name.
     pub white: String,
     /// Training steps of the nets, for checkpoint players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub black_step: Option<u64>,
+    /// Training step of White's net, for checkpoint players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub white_step: Option<u64>,
     /// `1-0` (Black won), `0-1` or `1/2-1/2`.
@@ -121,7 +123,9 @@ pub fn append_results(path: &Path, records: &[ResultRecord]) -> Result<(), Arena
 /// The records of a results file, and an error for each line that could not be read.
 #[derive(Debug, Default)]
 pub struct Results {
+    /// The records read, in file order.
     pub records: Vec<ResultRecord>,
+    /// One error per line that could not be read (naming the file and line).
     pub skipped: Vec<ArenaError>,
 }
 

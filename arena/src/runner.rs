@@ -15,6 +15,7 @@ use std::sync::Mutex;
 /// How the games of a match are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunConfig {
+    /// Draw rules of every game (repetition, no-progress and ply limits).
     pub rules: DrawRules,
     /// Drives every player's randomness.
     pub seed: u64,

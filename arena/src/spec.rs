@@ -14,15 +14,20 @@ pub const MAX_DEPTH: u32 = 40;
 /// A player as named on the command line, its checkpoint found on disk.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
+    /// Uniformly random legal moves (`random`).
     Random,
+    /// The built-in alpha-beta engine (`alphabeta:DEPTH` or `alphabeta:SECONDSs`).
     AlphaBeta(SearchLimit),
     /// A net with MCTS; the playouts default to the match's (see [`crate::NetOptions`]).
     Mcts {
+        /// Where the net comes from.
         net: NetSource,
+        /// MCTS playouts per decision, when the spec names them.
         playouts: Option<u32>,
     },
     /// A net's raw policy: the most likely legal step, no search.
     Policy {
+        /// Where the net comes from.
         net: NetSource,
     },
 }
@@ -30,7 +35,9 @@ pub enum PlayerSpec {
 /// How long the alpha-beta engine searches each move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SearchLimit {
+    /// Search to this many plies (iterative deepening up to it).
     Depth(u32),
+    /// Search for this long per move.
     Time(Duration),
 }
 

@@ -8,6 +8,7 @@
 use crate::tally::{score_of_elo, Tally};
 use serde::{Deserialize, Serialize};
 
+/// Settings of the sequential probability ratio test that can end a gate early.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SprtConfig {
@@ -31,8 +32,11 @@ impl Default for SprtConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SprtState {
+    /// Neither bound reached: play on.
     Continue,
+    /// The null hypothesis holds: the candidate is not better (reject it).
     AcceptH0,
+    /// The alternative holds: the candidate is better (promote it).
     AcceptH1,
 }
 
@@ -60,6 +64,7 @@ impl SprtConfig {
         ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
+    /// Where the test stands after `tally`: the log-likelihood ratio against [`SprtConfig::bounds`].
     pub fn state(&self, tally: &Tally) -> SprtState {
         let llr = self.llr(tally);
         let (lower, upper) = self.bounds();

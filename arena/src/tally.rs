@@ -13,16 +13,22 @@ const Z95: f64 = 1.959_963_984_540_054;
 /// Results from one side's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
+    /// Games won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games lost.
     pub losses: u32,
 }
 
 /// An Elo difference with its 95% interval; infinite at a score of 0 or 1.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EloEstimate {
+    /// The point estimate (positive: the side is stronger).
     pub elo: f64,
+    /// Lower end of the 95% interval.
     pub low: f64,
+    /// Upper end of the 95% interval.
     pub high: f64,
 }
 
@@ -38,6 +44,7 @@ impl Tally {
         }
     }
 
+    /// Games counted: wins, draws and losses together.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }

@@ -14,38 +14,46 @@ const LEFT_EDGE: u32 = 0x1111_1111; // first dark square of each row (column 0 o
 const RIGHT_EDGE: u32 = 0x8888_8888; // last dark square of each row (column 6 or 7)
 
 impl Bitboard {
+    /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 32 dark squares.
     pub const ALL: Bitboard = Bitboard(u32::MAX);
     /// Row 0 (PDN 1..4): where White's men are crowned.
     pub const TOP_ROW: Bitboard = Bitboard(0x0000_000F);
     /// Row 7 (PDN 29..32): where Black's men are crowned.
     pub const BOTTOM_ROW: Bitboard = Bitboard(0xF000_0000);
 
+    /// The set holding only `sq`.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1 << sq.index())
     }
 
+    /// Whether `sq` is in the set.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & (1 << sq.index()) != 0
     }
 
+    /// Whether the set holds no square.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Number of squares in the set.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// The set with `sq` added.
     #[inline]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | (1 << sq.index()))
     }
 
+    /// The set with `sq` removed.
     #[inline]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << sq.index()))

@@ -14,17 +14,47 @@ pub enum FenError {
     #[error(
         "FEN {fen:?}: expected a side to move `B` or `W` before the first `:`, found {found:?}"
     )]
-    SideToMove { fen: String, found: String },
+    /// The text before the first `:` is not `B` or `W`.
+    SideToMove {
+        /// The whole FEN text.
+        fen: String,
+        /// What stood where the side to move belongs.
+        found: String,
+    },
+    /// A piece list does not start with its colour.
     #[error("FEN {fen:?}: piece list {section:?} does not start with the colour `B` or `W`")]
-    SectionColor { fen: String, section: String },
+    SectionColor {
+        /// The whole FEN text.
+        fen: String,
+        /// The piece list without its colour.
+        section: String,
+    },
+    /// One colour has two piece lists.
     #[error("FEN {fen:?}: the pieces of {color:?} are listed twice")]
-    DuplicateColor { fen: String, color: Color },
+    DuplicateColor {
+        /// The whole FEN text.
+        fen: String,
+        /// The colour listed twice.
+        color: Color,
+    },
     #[error(
         "FEN {fen:?}: {token:?} is not a square 1..32, a king `K<square>` or a range `<a>-<b>`"
     )]
-    Square { fen: String, token: String },
+    /// A piece token is neither a square, a king nor a range.
+    Square {
+        /// The whole FEN text.
+        fen: String,
+        /// The token that is not a square.
+        token: String,
+    },
+    /// The squares parse but do not make a position (e.g. a square held by both sides).
     #[error("FEN {fen:?}: {source}")]
-    Position { fen: String, source: PositionError },
+    Position {
+        /// The whole FEN text.
+        fen: String,
+        /// Why the squares make no position.
+        source: PositionError,
+    },
 }
 
 impl Position {

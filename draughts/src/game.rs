@@ -27,10 +27,18 @@ impl Default for DrawRules {
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    Win { winner: Color, reason: WinReason },
+    /// `winner` won: the other side has no pieces or no legal move.
+    Win {
+        /// The side that won.
+        winner: Color,
+        /// Why the loser lost.
+        reason: WinReason,
+    },
+    /// A draw by one of the [`DrawRules`].
     Draw(DrawReason),
 }
 
+/// Why a game was won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WinReason {
     /// The loser has no pieces left.
@@ -39,10 +47,14 @@ pub enum WinReason {
     NoMoves,
 }
 
+/// Why a game was drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DrawReason {
+    /// The same position with the same side to move occurred [`DrawRules::repetitions`] times.
     Repetition,
+    /// [`DrawRules::no_progress_moves`] moves by each side without a capture or a man's move.
     NoProgress,
+    /// The game reached [`DrawRules::max_plies`] plies.
     PlyCap,
 }
 
@@ -91,10 +103,12 @@ pub struct Game {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{mv} is not a legal move in this position")]
 pub struct IllegalMove {
+    /// The refused move.
     pub mv: Move,
 }
 
 impl Game {
+    /// A game from `start` (any position, not only the initial one) under `rules`.
     pub fn new(start: Position, rules: DrawRules) -> Game {
         Game {
             rules,
@@ -106,21 +120,25 @@ impl Game {
         }
     }
 
+    /// The current position.
     #[inline]
     pub fn position(&self) -> &Position {
         &self.position
     }
 
+    /// The position the game started from.
     #[inline]
     pub fn start(&self) -> &Position {
         &self.start
     }
 
+    /// The draw rules the game is played under.
     #[inline]
     pub fn rules(&self) -> DrawRules {
         self.rules
     }
 
+    /// The moves played from the start position, in order.
     #[inline]
     pub fn moves(&self) -> &[Move] {
         &self.moves
@@ -132,6 +150,7 @@ impl Game {
         self.moves.len()
     }
 
+    /// Zobrist hash of the current position (see [`Position::hash`]).
     #[inline]
     pub fn hash(&self) -> u64 {
         *self.hashes.last().expect("a game has a start position")

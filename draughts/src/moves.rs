@@ -44,16 +44,19 @@ impl Move {
         Move { from, to, jumps, path, captured }
     }
 
+    /// The square the moving piece starts from.
     #[inline]
     pub fn from(self) -> Square {
         self.from
     }
 
+    /// The square the moving piece ends on (for a king's capture, possibly its start square).
     #[inline]
     pub fn to(self) -> Square {
         self.to
     }
 
+    /// Whether the move jumps (captures at least one piece).
     #[inline]
     pub fn is_capture(self) -> bool {
         self.jumps > 0
@@ -65,6 +68,7 @@ impl Move {
         self.jumps as usize
     }
 
+    /// The squares of the pieces this move captures (empty for a simple move).
     #[inline]
     pub fn captured(self) -> Bitboard {
         self.captured
@@ -127,7 +131,9 @@ impl fmt::Debug for Move {
 /// A capture is a chain of steps taken by the same piece.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Step {
+    /// The square of the piece that moves.
     pub square: Square,
+    /// The diagonal it moves or jumps along.
     pub dir: Direction,
 }
 

@@ -13,12 +13,28 @@ use smallvec::SmallVec;
 /// Why a move text does not name one legal move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveTextError {
+    /// Not squares joined by `-` or `x`.
     #[error("{text:?} is not move text: expected squares 1..32 joined by `-` or `x`, as in 11-15 or 15x24x31")]
-    Syntax { text: String },
+    Syntax {
+        /// The text as given.
+        text: String,
+    },
+    /// Well formed, but no legal move matches; `legal` lists the legal moves as text.
     #[error("{text:?} is not a legal move here; legal: {}", .legal.join(", "))]
-    Illegal { text: String, legal: Vec<String> },
+    Illegal {
+        /// The text as given.
+        text: String,
+        /// Every legal move, as move text.
+        legal: Vec<String>,
+    },
+    /// Matches several legal moves (capture paths through the same squares); `candidates` lists them.
     #[error("{text:?} is ambiguous; it may be any of {}", .candidates.join(", "))]
-    Ambiguous { text: String, candidates: Vec<String> },
+    Ambiguous {
+        /// The text as given.
+        text: String,
+        /// The legal moves it matches, in full notation.
+        candidates: Vec<String>,
+    },
 }
 
 impl Position {

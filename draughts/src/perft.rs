@@ -45,11 +45,14 @@ pub fn perft_unique(pos: &Position, depth: u32) -> u64 {
 /// Counts perft leaves with a choice of duplicate handling, for the CLI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PerftCounter {
+    /// Every move path counts, so captures that reach the same position by two paths count twice ([`perft`]).
     AllPaths,
+    /// Moves leading to the same position count once ([`perft_unique`]).
     UniquePositions,
 }
 
 impl PerftCounter {
+    /// The leaves of the move tree of `pos` at `depth` plies, counted this way.
     pub fn count(self, pos: &Position, depth: u32) -> u64 {
         match self {
             PerftCounter::AllPaths => perft(pos, depth),

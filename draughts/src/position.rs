@@ -18,10 +18,18 @@ pub struct Position {
 /// Why a set of squares is not a position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// Two pieces on one square.
     #[error("square {square} holds pieces of both sides")]
-    BothSides { square: Square },
+    BothSides {
+        /// The square.
+        square: Square,
+    },
+    /// A king marked where there is no piece.
     #[error("square {square} is a king but holds no piece")]
-    KingWithoutPiece { square: Square },
+    KingWithoutPiece {
+        /// The square.
+        square: Square,
+    },
 }
 
 impl Position {
@@ -50,6 +58,7 @@ impl Position {
         Ok(Position { pieces: [black, white], kings, side_to_move })
     }
 
+    /// The side whose turn it is.
     #[inline]
     pub const fn side_to_move(&self) -> Color {
         self.side_to_move
@@ -61,21 +70,25 @@ impl Position {
         self.pieces[color.index()]
     }
 
+    /// The men (uncrowned pieces) of `color`.
     #[inline]
     pub fn men(&self, color: Color) -> Bitboard {
         self.pieces(color) & !self.kings
     }
 
+    /// The kings of `color`.
     #[inline]
     pub fn kings(&self, color: Color) -> Bitboard {
         self.pieces(color) & self.kings
     }
 
+    /// Every square holding a piece of either side.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.pieces[0] | self.pieces[1]
     }
 
+    /// Every dark square holding no piece.
     #[inline]
     pub fn empty(&self) -> Bitboard {
         !self.occupied()

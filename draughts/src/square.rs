@@ -10,6 +10,7 @@ use std::fmt;
 pub struct Square(u8);
 
 impl Square {
+    /// Number of dark squares, so of squares.
     pub const COUNT: usize = 32;
 
     /// The square with this index (0..32).
@@ -110,11 +111,14 @@ impl fmt::Display for Square {
 /// The two sides. Black moves first; Black's men start on PDN 1..12 and move towards row 7.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Color {
+    /// The side that moves first; its men start on 1..12.
     Black = 0,
+    /// The side that moves second; its men start on 21..32.
     White = 1,
 }
 
 impl Color {
+    /// The opponent.
     #[inline]
     pub const fn other(self) -> Color {
         match self {
@@ -123,6 +127,7 @@ impl Color {
         }
     }
 
+    /// 0 for Black, 1 for White (for arrays indexed by colour).
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -142,21 +147,28 @@ impl Color {
 /// "Down" is towards White's back rank (higher PDN numbers).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Direction {
+    /// Towards row 0 (Black's back rank), to the left.
     UpLeft = 0,
+    /// Towards row 0, to the right.
     UpRight = 1,
+    /// Towards row 7 (White's back rank), to the left.
     DownLeft = 2,
+    /// Towards row 7, to the right.
     DownRight = 3,
 }
 
 impl Direction {
+    /// All four directions, in index order.
     pub const ALL: [Direction; 4] =
         [Direction::UpLeft, Direction::UpRight, Direction::DownLeft, Direction::DownRight];
 
+    /// The direction with index `i & 3` (0..4, see [`Direction::index`]).
     #[inline]
     pub const fn from_index(i: u8) -> Direction {
         Direction::ALL[(i & 3) as usize]
     }
 
+    /// 0..4, in the order of [`Direction::ALL`].
     #[inline]
     pub const fn index(self) -> usize {
         self as usize

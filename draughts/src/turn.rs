@@ -41,6 +41,7 @@ impl Turn {
         &self.moves
     }
 
+    /// Steps of the current move taken so far (0 before its first step).
     #[inline]
     pub fn steps_taken(&self) -> usize {
         self.taken

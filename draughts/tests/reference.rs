@@ -47,6 +47,7 @@ fn at(board: &Board, row: i32, col: i32) -> Option<Cell> {
 }
 
 /// Continues a capture by the piece now on (row, col); pushes every complete path.
+#[expect(clippy::too_many_arguments, reason = "the state of one recursive walk, kept plain")]
 fn jumps(
     board: &mut Board,
     color: Color,

@@ -8,6 +8,7 @@ use tch::{Cuda, Device};
 /// Where the net runs, as written in configs and on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum DeviceSpec {
+    /// The CPU, with libtorch's thread setting (see [`crate::set_cpu_threads`]).
     Cpu,
     /// A CUDA device by ordinal (`cuda` is `cuda:0`).
     Cuda(usize),

@@ -72,10 +72,12 @@ impl Inference {
         Inference { net, kind }
     }
 
+    /// The net that evaluates.
     pub fn net(&self) -> &PolicyValueNet {
         &self.net
     }
 
+    /// The device the net runs on.
     pub fn device(&self) -> Device {
         self.net.device()
     }

@@ -99,18 +99,22 @@ impl PolicyValueNet {
         })
     }
 
+    /// The architecture this net was built with.
     pub fn config(&self) -> &NetConfig {
         &self.config
     }
 
+    /// The variables (weights and batch-norm statistics), e.g. for saving.
     pub fn var_store(&self) -> &nn::VarStore {
         &self.vs
     }
 
+    /// The variables, mutable: for loading weights, the optimizer, or a change of precision.
     pub fn var_store_mut(&mut self) -> &mut nn::VarStore {
         &mut self.vs
     }
 
+    /// The device the weights live on.
     pub fn device(&self) -> Device {
         self.vs.device()
     }

@@ -34,8 +34,11 @@ pub struct MctsConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TemperatureSchedule {
+    /// Temperature of the opening plies (1 samples in proportion to visits).
     pub opening: f32,
+    /// Plies of each game played at the `opening` temperature.
     pub opening_plies: u32,
+    /// Temperature of every later ply (0 plays the most visited step).
     pub later: f32,
 }
 
@@ -45,8 +48,11 @@ pub struct TemperatureSchedule {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PlayoutCap {
+    /// Root visits of a full search.
     pub full_visits: u32,
+    /// Root visits of a cheap search.
     pub cheap_visits: u32,
+    /// Chance (0..=1) that a decision gets a full search.
     pub full_probability: f32,
 }
 
@@ -56,9 +62,13 @@ pub struct PlayoutCap {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Resignation {
+    /// Whether resignation is on at all.
     pub enabled: bool,
+    /// Root value (-1..=1, the mover's view) below which a decision counts towards resigning.
     pub threshold: f32,
+    /// Decisions in a row below `threshold` before the side resigns.
     pub consecutive: u32,
+    /// Share (0..=1) of games played with resignation off, to measure false resignations.
     pub disabled_share: f32,
 }
 
@@ -68,7 +78,9 @@ pub struct Resignation {
 pub struct ConfigError {
     /// Dotted path of the field, e.g. `playout_cap.cheap_visits`.
     pub field: &'static str,
+    /// The value as configured.
     pub value: String,
+    /// The range or rule the value must meet.
     pub expected: &'static str,
 }
 
@@ -76,7 +88,9 @@ pub struct ConfigError {
 /// without Dirichlet noise on the root priors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
+    /// Root visits to reach.
     pub visits: u32,
+    /// Whether to mix Dirichlet noise into the root priors (self-play's full searches).
     pub root_noise: bool,
 }
 

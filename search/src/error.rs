@@ -3,18 +3,48 @@
 
 use draughts::Step;
 
+/// Why a search could not go on.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SearchError {
+    /// The position has no legal move or a draw rule has ended the game.
     #[error("the game is already over; there is nothing to search")]
     GameOver,
+    /// The evaluator answered a different number of requests than it was given.
     #[error("got {got} evaluations for {expected} pending leaves")]
-    EvaluationCount { expected: usize, got: usize },
+    EvaluationCount {
+        /// Pending leaves (requests handed out).
+        expected: usize,
+        /// Evaluations given back.
+        got: usize,
+    },
+    /// An evaluation's priors do not match its request's legal steps.
     #[error("evaluation {index}: {got} priors for {expected} legal steps")]
-    PriorCount { index: usize, expected: usize, got: usize },
+    PriorCount {
+        /// Index of the evaluation among the batch.
+        index: usize,
+        /// Legal steps of its position.
+        expected: usize,
+        /// Priors it holds.
+        got: usize,
+    },
+    /// An evaluation holds a NaN or infinite value or prior.
     #[error("evaluation {index}: {what} is not a finite, usable number")]
-    BadNumber { index: usize, what: &'static str },
+    BadNumber {
+        /// Index of the evaluation among the batch.
+        index: usize,
+        /// Which number: the value, a prior, the moves left.
+        what: &'static str,
+    },
+    /// The search was advanced or run again before its pending leaves were evaluated.
     #[error("{count} leaves still await evaluation; apply their evaluations first")]
-    LeavesPending { count: usize },
+    LeavesPending {
+        /// Leaves awaiting evaluation.
+        count: usize,
+    },
+    /// A step that is not legal at the root was asked for.
     #[error("step from square {} towards {:?} is not legal at the root", .step.square, .step.dir)]
-    IllegalStep { step: Step },
+    IllegalStep {
+        /// The step asked for.
+        step: Step,
+    },
 }

@@ -75,6 +75,7 @@ pub struct ScriptedEvaluator {
 }
 
 impl ScriptedEvaluator {
+    /// An evaluator with no scripted values: uniform priors and value 0 everywhere.
     pub fn new() -> Self {
         Self::default()
     }

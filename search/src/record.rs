@@ -9,7 +9,10 @@ pub enum GameEnd {
     /// Played to the end by the rules (a win, or a draw by the draw rules).
     Played(Outcome),
     /// `loser` resigned.
-    Resigned { loser: Color },
+    Resigned {
+        /// The side that resigned (and lost).
+        loser: Color,
+    },
 }
 
 impl GameEnd {
@@ -64,10 +67,14 @@ impl ResignationRecord {
 /// A finished self-play game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
+    /// The position the game started from.
     pub start: Position,
     /// The moves played, whole.
     pub moves: Vec<Move>,
+    /// How the game ended.
     pub end: GameEnd,
+    /// Every decision the game's searches made, in order (mid-capture steps included).
     pub decisions: Vec<DecisionRecord>,
+    /// Whether and where a side resigned or would have (see [`crate::Resignation`]).
     pub resignation: ResignationRecord,
 }

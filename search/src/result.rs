@@ -12,11 +12,13 @@ const ARGMAX_TEMPERATURE: f32 = 1e-3;
 /// One root step after a search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RootStep {
+    /// The step.
     pub step: Step,
     /// Policy index 0..128 in the mover's frame (`Step::index_for`).
     pub policy_index: u8,
     /// Prior used by the search (with root noise, if any).
     pub prior: f32,
+    /// Visits the step received.
     pub visits: u32,
     /// Mean value of the step for the root's side to move; `None` when unvisited.
     pub value: Option<f32>,

@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 pub struct SelfPlayBench {
     /// Rounds of `games_per_round` games played.
     pub rounds: u64,
+    /// Games finished.
     pub games: u64,
     /// Positions evaluated by the net (search leaves, not only the positions played).
     pub positions: u64,
@@ -34,11 +35,13 @@ pub struct SelfPlayBench {
     pub batches: u64,
     /// `positions / batches`.
     pub mean_batch: f64,
+    /// Self-play worker threads.
     pub workers: usize,
     /// Wall-clock seconds of all rounds, shadow passes taken out.
     pub seconds: f64,
     /// Positions evaluated per second, over all workers.
     pub positions_per_s: f64,
+    /// Games finished per hour, over all workers.
     pub games_per_hour: f64,
     /// Share of the workers' time spent inside the evaluator (encoding, forward, priors).
     pub net_busy_share: f64,

@@ -17,7 +17,9 @@ pub struct SelfPlayConfig {
     pub games_per_shard: usize,
     /// Also write every game as PDN (one file per shard) under the run's `games/` folder.
     pub write_pdn: bool,
+    /// When a game is drawn.
     pub draw: DrawConfig,
+    /// The search of every decision: visits, noise, temperature, resignation.
     pub mcts: MctsConfig,
 }
 

@@ -40,10 +40,12 @@ pub struct NetEvaluator<N = Inference> {
 }
 
 impl<N: NetHandle> NetEvaluator<N> {
+    /// An evaluator over `net`, with an empty input buffer.
     pub fn new(net: N) -> NetEvaluator<N> {
         NetEvaluator { net, input: Vec::new() }
     }
 
+    /// The net it evaluates with.
     pub fn net(&self) -> &N {
         &self.net
     }

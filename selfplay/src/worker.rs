@@ -27,6 +27,7 @@ impl WorkerStats {
         self.eval_time.as_secs_f64() / self.total_time.as_secs_f64().max(f64::MIN_POSITIVE)
     }
 
+    /// Adds `other`'s counts and times to these.
     pub fn add(&mut self, other: &WorkerStats) {
         self.positions += other.positions;
         self.batches += other.batches;
@@ -63,6 +64,7 @@ impl GameCounter {
         self.stop.store(true, Ordering::Relaxed);
     }
 
+    /// Whether [`GameCounter::stop`] was called.
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
@@ -71,7 +73,9 @@ impl GameCounter {
 /// What every game of a self-play batch shares.
 #[derive(Clone, Debug)]
 pub struct GamePlan {
+    /// The search of every decision.
     pub mcts: MctsConfig,
+    /// When a game is drawn.
     pub draw_rules: DrawRules,
     /// Seeds every game: game `n` uses a seed derived from this and `n` alone, so its moves do not
     /// depend on which worker plays it.
@@ -89,7 +93,9 @@ impl GamePlan {
 
 /// A finished game with its number.
 pub struct FinishedGame {
+    /// The game's number (see [`GameCounter`]).
     pub number: u64,
+    /// The moves, the end, and every decision's search.
     pub record: GameRecord,
 }
 

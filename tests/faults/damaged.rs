@@ -17,6 +17,7 @@ fn truncate(bytes: &mut Vec<u8>) {
     bytes.truncate(bytes.len() * 2 / 3);
 }
 
+#[expect(clippy::ptr_arg, reason = "one signature with `truncate`, which needs the `Vec`")]
 fn flip_a_bit(bytes: &mut Vec<u8>) {
     let at = bytes.len() / 2;
     bytes[at] ^= 0x10;

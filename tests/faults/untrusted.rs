@@ -8,7 +8,7 @@ use std::path::Path;
 use tch::Device;
 
 fn load_err(path: &Path) -> ModelError {
-    model::checkpoint::load(path, None, Device::Cpu).err().expect("refused")
+    model::checkpoint::load(path, None, Device::Cpu).expect_err("refused")
 }
 
 #[test]

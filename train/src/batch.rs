@@ -26,12 +26,17 @@ pub struct HostBatch {
 /// A batch on the device. Shapes as in [`HostBatch`].
 #[derive(Debug)]
 pub struct Batch {
+    /// Float `[B, PLANES, 8, 8]` encoded observations.
     pub inputs: Tensor,
+    /// Float `[B, 128]` visit distributions, normalised, 0 off the legal steps.
     pub policy: Tensor,
     /// Bool `[B, 128]`.
     pub legal: Tensor,
+    /// Float `[B]`: 1 for samples that are policy targets (full searches), else 0.
     pub policy_weight: Tensor,
+    /// Float `[B, 3]` (win, draw, loss) targets for the mover.
     pub wdl: Tensor,
+    /// Float `[B]` decision points to the end of the game.
     pub moves_left: Tensor,
 }
 
@@ -49,6 +54,7 @@ pub fn wdl_target(result: i8, search_value: f32, search_weight: f32) -> [f32; 3]
 }
 
 impl HostBatch {
+    /// Empties the buffers, keeping their capacity.
     pub fn clear(&mut self) {
         for buf in [
             &mut self.inputs,
@@ -62,10 +68,12 @@ impl HostBatch {
         }
     }
 
+    /// Samples in the batch so far (`B`).
     pub fn len(&self) -> usize {
         self.moves_left.len()
     }
 
+    /// Whether no sample was added yet.
     pub fn is_empty(&self) -> bool {
         self.moves_left.is_empty()
     }

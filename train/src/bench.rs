@@ -14,9 +14,13 @@ use tch::Device;
 /// Figures of one benchmark run.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TrainBench {
+    /// Residual blocks of the measured net.
     pub blocks: usize,
+    /// Channels of the measured net.
     pub channels: usize,
+    /// Samples per training step.
     pub batch_size: usize,
+    /// Training steps timed in each of the two measurements.
     pub steps: u64,
     /// Samples/s of whole training steps through the replay window.
     pub pipeline_samples_per_s: f64,

@@ -29,9 +29,11 @@ pub struct TrainConfig {
     pub min_positions: usize,
     /// How the replay window grows with the run.
     pub window: WindowConfig,
+    /// The optimizer and its settings.
     pub optimizer: OptimizerConfig,
     /// Peak learning rate (after warm-up, before the schedule's decay).
     pub learning_rate: f64,
+    /// How the learning rate decays after warm-up.
     pub schedule: ScheduleConfig,
     /// Steps of linear warm-up from 0 to `learning_rate`.
     pub warmup_steps: u64,
@@ -94,9 +96,13 @@ impl Default for TrainConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct WindowConfig {
+    /// Positions the window holds before it starts growing sub-linearly (and before training starts).
     pub min: usize,
+    /// Largest window, in positions.
     pub max: usize,
+    /// Exponent of the growth (1 keeps every position).
     pub exponent: f64,
+    /// Growth rate at the start of sub-linear growth (KataGo's `beta`).
     pub growth: f64,
 }
 
@@ -120,13 +126,26 @@ impl WindowConfig {
     }
 }
 
+/// The optimizer, as the config's `[train.optimizer]` table names it (`kind = "sgd"` or `"adamw"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, tag = "kind", rename_all = "lowercase")]
 pub enum OptimizerConfig {
     /// SGD with (optionally Nesterov) momentum, PyTorch's update rule.
-    Sgd { momentum: f64, nesterov: bool },
+    Sgd {
+        /// Momentum, in 0..1.
+        momentum: f64,
+        /// Whether to use Nesterov's variant.
+        nesterov: bool,
+    },
     /// Adam with decoupled weight decay.
-    AdamW { beta1: f64, beta2: f64, eps: f64 },
+    AdamW {
+        /// Decay rate of the first moment, in 0..1.
+        beta1: f64,
+        /// Decay rate of the second moment, in 0..1.
+        beta2: f64,
+        /// Added to the denominator for stability.
+        eps: f64,
+    },
 }
 
 impl Default for OptimizerConfig {
@@ -139,15 +158,20 @@ impl Default for OptimizerConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, tag = "kind", rename_all = "lowercase")]
 pub enum ScheduleConfig {
+    /// No decay: the peak learning rate throughout.
     Constant,
     /// Multiplied by `factor` every `every` steps.
     Step {
+        /// Steps between two multiplications.
         every: u64,
+        /// The multiplier (0..=1).
         factor: f64,
     },
     /// Cosine from 1 down to `final_fraction` at `total_steps`, then flat.
     Cosine {
+        /// Step at which the cosine reaches `final_fraction`.
         total_steps: u64,
+        /// Share of the peak learning rate at the end (0..=1).
         final_fraction: f64,
     },
 }

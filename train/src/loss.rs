@@ -18,9 +18,13 @@ const ILLEGAL_LOGIT: f64 = -1e9;
 /// The losses (scalar tensors; `total` carries the graph) and detached figures.
 #[derive(Debug)]
 pub struct Losses {
+    /// Weighted sum of the three losses, with its graph, for `backward`.
     pub total: Tensor,
+    /// Cross-entropy of the net's legal-step policy against the visit distribution, over the full-search samples.
     pub policy: Tensor,
+    /// Cross-entropy of the WDL head against the WDL target.
     pub value: Tensor,
+    /// Huber loss of the moves-left head (both sides scaled by `moves_left_scale`).
     pub moves_left: Tensor,
     /// Mean entropy of the net's legal-step policy on the full-search samples.
     pub policy_entropy: Tensor,

@@ -49,10 +49,12 @@ impl Optimizer {
         Optimizer { config: config.clone(), weight_decay, params, updates: 0 }
     }
 
+    /// Updates applied so far (drives bias correction and the schedule).
     pub fn updates(&self) -> u64 {
         self.updates
     }
 
+    /// Sets every parameter's gradient to zero.
     pub fn zero_grad(&mut self) {
         for p in &mut self.params {
             p.var.zero_grad();

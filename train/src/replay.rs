@@ -34,7 +34,9 @@ pub struct ReplayBuffer {
 /// What one refresh did.
 #[derive(Debug, Default)]
 pub struct Refresh {
+    /// Shards added to the window.
     pub shards: usize,
+    /// Positions they hold.
     pub positions: u64,
     /// Damaged or vanished shards, each naming its file; they are not read again.
     pub damaged: Vec<ShardError>,
@@ -45,6 +47,7 @@ fn file_name(path: &Path) -> String {
 }
 
 impl ReplayBuffer {
+    /// An empty buffer whose window follows `window`.
     pub fn new(window: WindowConfig) -> ReplayBuffer {
         ReplayBuffer {
             window,
@@ -108,6 +111,7 @@ impl ReplayBuffer {
         self.window.size(self.seen)
     }
 
+    /// Whether the window holds no position.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

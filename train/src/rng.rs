@@ -1,16 +1,20 @@
 //! The sampling generator: SplitMix64, whose whole state is one `u64`, so a checkpoint restores
 //! the exact sample sequence.
 
+/// A seeded SplitMix64 generator.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SplitMix64 {
+    /// The whole state: save it to resume the sequence.
     pub state: u64,
 }
 
 impl SplitMix64 {
+    /// A generator whose sequence is fixed by `seed`.
     pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64 { state: seed }
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;

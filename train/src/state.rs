@@ -21,10 +21,15 @@ const SUFFIX: &str = ".safetensors";
 /// The trainer's counters beside the weights and optimizer buffers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TrainState {
+    /// Training steps taken, skipped ones included.
     pub step: u64,
+    /// Optimizer updates applied (steps not skipped).
     pub optimizer_updates: u64,
+    /// The sampling generator's state (see [`crate::rng::SplitMix64`]).
     pub rng: u64,
+    /// Steps skipped for a non-finite loss or gradient.
     pub skipped_steps: u64,
+    /// File names of the shards in the replay window, oldest first.
     pub shards: Vec<String>,
 }
 
@@ -79,9 +84,13 @@ pub fn save_state(
 
 /// A loaded training checkpoint: the net and optimizer restored, and the counters.
 pub struct Restored {
+    /// The state file read.
     pub path: PathBuf,
+    /// The net with the saved weights.
     pub net: PolicyValueNet,
+    /// The optimizer with its saved buffers.
     pub optimizer: Optimizer,
+    /// The saved counters.
     pub state: TrainState,
 }
 

@@ -53,6 +53,7 @@ impl TbLogger {
         Ok(logger)
     }
 
+    /// The event file written.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -76,6 +77,7 @@ impl TbLogger {
         self.flush()
     }
 
+    /// Writes buffered points to the file.
     pub fn flush(&mut self) -> Result<(), TrainError> {
         self.writer.flush().map_err(|e| TrainError::io(&self.path, e))
     }
@@ -123,12 +125,17 @@ impl TbLogger {
 /// Self-play figures over a reporting interval. W/D/L from the first player's (Black's) view.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SelfPlayFigures {
+    /// Games finished per second.
     pub games_per_s: f32,
+    /// Positions played per second.
     pub positions_per_s: f32,
     /// Mean game length in plies.
     pub mean_game_length: f32,
+    /// Games Black won.
     pub wins: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games White won.
     pub losses: u64,
     /// Among games played out after a resignation would have happened: the share the resigning
     /// side did not lose. `None` when none were played out.
@@ -138,11 +145,15 @@ pub struct SelfPlayFigures {
 /// An evaluation match, from the candidate's view.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EvalFigures {
+    /// Games the candidate won.
     pub wins: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games the candidate lost.
     pub losses: u64,
     /// The candidate's Elo (of the run's ladder, or relative to the best net).
     pub elo: f32,
+    /// Whether the candidate became the best net.
     pub promoted: bool,
 }
 

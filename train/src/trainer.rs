@@ -65,9 +65,15 @@ pub struct Opened {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StepOutcome {
     /// An update was applied; the batch's total loss.
-    Trained { loss: f64 },
+    Trained {
+        /// The batch's total loss.
+        loss: f64,
+    },
     /// The loss or gradient was not finite; nothing was updated.
-    Skipped { reason: String },
+    Skipped {
+        /// Which number was not finite.
+        reason: String,
+    },
 }
 
 /// Sums of the figures since the last TensorBoard point.
@@ -83,6 +89,7 @@ struct Meter {
     grad_norm: f64,
 }
 
+/// Trains a run's net on its shards: replay window, optimizer, checkpoints and TensorBoard logs, resuming where the last commit point left off.
 pub struct Trainer {
     config: TrainConfig,
     paths: TrainPaths,
@@ -149,18 +156,22 @@ impl Trainer {
         Ok((trainer, opened))
     }
 
+    /// The net being trained.
     pub fn net(&self) -> &PolicyValueNet {
         &self.net
     }
 
+    /// The optimizer with its state.
     pub fn optimizer(&self) -> &Optimizer {
         &self.optimizer
     }
 
+    /// The replay window.
     pub fn replay(&self) -> &ReplayBuffer {
         &self.replay
     }
 
+    /// The training settings.
     pub fn config(&self) -> &TrainConfig {
         &self.config
     }

@@ -5,12 +5,14 @@ use crate::player::{Choice, Player};
 use draughts::Game;
 use search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit, WIN};
 
+/// The built-in alpha-beta engine as a player, searching each move to a depth or for a time.
 pub struct AlphaBetaPlayer {
     engine: AlphaBeta,
     limit: Limit,
 }
 
 impl AlphaBetaPlayer {
+    /// An engine with the default settings that searches each move within `limit`.
     pub fn new(limit: Limit) -> AlphaBetaPlayer {
         AlphaBetaPlayer { engine: AlphaBeta::new(&AlphaBetaConfig::default()), limit }
     }

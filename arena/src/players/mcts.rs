@@ -19,6 +19,7 @@ pub enum Thinking {
 /// Visits added per round when searching for a time.
 const VISITS_PER_ROUND: u32 = 32;
 
+/// A net with PUCT search: plays the most visited step, keeping the subtree between moves.
 pub struct MctsPlayer<E> {
     name: String,
     evaluator: E,
@@ -30,6 +31,8 @@ pub struct MctsPlayer<E> {
 }
 
 impl<E: Evaluator + Send> MctsPlayer<E> {
+    /// A player named `name` that searches with `evaluator` for `thinking` per decision, without
+    /// root noise; `seed` drives the search's tie-breaks.
     pub fn new(name: String, evaluator: E, thinking: Thinking, seed: u64) -> MctsPlayer<E> {
         // A player: no exploration noise; the most visited step is played.
         let config = MctsConfig { dirichlet_fraction: 0.0, ..MctsConfig::default() };

@@ -6,12 +6,14 @@ use crate::player::{Choice, Player};
 use draughts::{Game, Turn};
 use search::{EvalRequest, Evaluator};
 
+/// A net's raw policy: plays the most likely legal step of each decision, no search.
 pub struct PolicyPlayer<E> {
     name: String,
     evaluator: E,
 }
 
 impl<E: Evaluator + Send> PolicyPlayer<E> {
+    /// A player named `name` that asks `evaluator` for the priors of each decision.
     pub fn new(name: String, evaluator: E) -> PolicyPlayer<E> {
         PolicyPlayer { name, evaluator }
     }

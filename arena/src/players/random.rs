@@ -6,11 +6,13 @@ use draughts::Game;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+/// Plays a uniformly random legal move: the weakest anchor of the ladder.
 pub struct RandomPlayer {
     rng: StdRng,
 }
 
 impl RandomPlayer {
+    /// A player whose choices are fixed by `seed`.
     pub fn new(seed: u64) -> RandomPlayer {
         RandomPlayer { rng: StdRng::seed_from_u64(seed) }
     }

@@ -26,8 +26,11 @@ use crate::square::Color;
 /// The result of a game as PDN records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum GameResult {
+    /// `1-0` in PDN: Black (the first player) won.
     BlackWins,
+    /// `0-1`: White won.
     WhiteWins,
+    /// `1/2-1/2`.
     Draw,
     /// Unfinished or unknown (`*`).
     #[default]
@@ -73,21 +76,55 @@ pub struct PdnGame {
     /// Tag pairs in file order, as read. When writing, the roster, `Result`, `GameType`, `SetUp` and
     /// `FEN` tags are written from the game itself; the others follow as they are.
     pub tags: Vec<(String, String)>,
+    /// The position before the first move (from the `FEN` tag, else the initial position).
     pub start: Position,
     /// The moves, each legal in the position it is played from.
     pub moves: Vec<Move>,
+    /// The result, from the game's result token.
     pub result: GameResult,
 }
 
 /// Where and why a PDN text could not be read. Games are counted from 1.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PdnError {
+    /// The text is not PDN at this place.
     #[error("PDN game {game}, line {line}, column {column}: {message}")]
-    Syntax { game: usize, line: usize, column: usize, message: String },
+    Syntax {
+        /// Game number in the file, from 1.
+        game: usize,
+        /// Line of the problem, from 1.
+        line: usize,
+        /// Column of the problem, from 1.
+        column: usize,
+        /// What is wrong there, e.g. an unclosed tag.
+        message: String,
+    },
+    /// The `FEN` tag is not a valid FEN.
     #[error("PDN game {game}, line {line}, column {column}: bad FEN tag: {source}")]
-    Fen { game: usize, line: usize, column: usize, source: FenError },
+    Fen {
+        /// Game number in the file, from 1.
+        game: usize,
+        /// Line of the problem, from 1.
+        line: usize,
+        /// Column of the problem, from 1.
+        column: usize,
+        /// What is wrong with the FEN.
+        source: FenError,
+    },
+    /// A move is not legal or not move text.
     #[error("PDN game {game}, line {line}, column {column}, move {move_number}: {source}")]
-    Move { game: usize, line: usize, column: usize, move_number: usize, source: MoveTextError },
+    Move {
+        /// Game number in the file, from 1.
+        game: usize,
+        /// Line of the problem, from 1.
+        line: usize,
+        /// Column of the problem, from 1.
+        column: usize,
+        /// The move number as the PDN text shows it.
+        move_number: usize,
+        /// What is wrong with the move.
+        source: MoveTextError,
+    },
 }
 
 impl PdnGame {

@@ -33,13 +33,17 @@ const EXTRA_TENSOR_PREFIX: &str = "extra/";
 /// What a checkpoint says about itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckpointMeta {
+    /// The architecture of the stored net (blocks, channels).
     pub config: NetConfig,
+    /// Version of the checkpoint file layout (see [`FORMAT_VERSION`]).
     pub format_version: u32,
+    /// Version of the input encoding the net was trained on (see [`crate::encoding::ENCODING_VERSION`]).
     pub encoding_version: u32,
     /// Training steps behind these weights.
     pub step: u64,
     /// The checkpoint these weights were trained from (a file name or id), if any.
     pub parent: Option<String>,
+    /// When the file was written, seconds since the Unix epoch.
     pub created_unix: u64,
     /// Version of the crate that wrote the file.
     pub crate_version: String,
@@ -58,7 +62,10 @@ pub struct Extras {
 /// A loaded checkpoint.
 #[derive(Debug)]
 pub struct Checkpoint {
+    /// What the file says about itself.
     pub meta: CheckpointMeta,
+    /// The net with the stored weights, on the device asked for.
     pub net: PolicyValueNet,
+    /// The trainer's data stored beside the weights.
     pub extras: Extras,
 }

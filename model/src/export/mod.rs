@@ -25,8 +25,11 @@ with running statistics; linear weights are [out, in] (y = x W^T + b)";
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportFormat {
+    /// A TorchScript module (`.pt`) of the traced forward pass, for libtorch and PyTorch.
     TorchScript,
+    /// An ONNX model (`.onnx`) for ONNX runtimes.
     Onnx,
+    /// The plain weights (`.safetensors`) with the JSON description, for any framework.
     Safetensors,
 }
 

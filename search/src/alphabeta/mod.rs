@@ -25,6 +25,7 @@ const WIN_THRESHOLD: i32 = WIN - MAX_PLY as i32;
 /// Nodes between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
 
+/// Settings of the alpha-beta engine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AlphaBetaConfig {
@@ -51,6 +52,7 @@ pub enum Limit {
 /// The engine's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BestMove {
+    /// The move to play.
     pub mv: Move,
     /// Score for the side to move, in hundredths of a man; `WIN - n` is a win in `n` plies.
     pub score: i32,
@@ -82,6 +84,7 @@ pub struct AlphaBeta {
 }
 
 impl AlphaBeta {
+    /// An engine with an empty transposition table of the configured size.
     pub fn new(config: &AlphaBetaConfig) -> AlphaBeta {
         AlphaBeta {
             table: Table::new(config.tt_bits),

@@ -27,7 +27,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// The first 8 bytes of every shard file.
 pub const MAGIC: [u8; 8] = *b"CKZSHARD";
+/// The shard layout this build writes and reads.
 pub const FORMAT_VERSION: u16 = 1;
 /// Larger files are refused before they are read (a shard of a few thousand samples is ~100 KB).
 pub const MAX_SHARD_BYTES: u64 = 256 << 20;
@@ -55,8 +57,11 @@ impl ShardHeader {
 /// A shard read from disk and checked.
 #[derive(Clone, Debug)]
 pub struct Shard {
+    /// The file it was read from.
     pub path: PathBuf,
+    /// What the shard says about itself.
     pub header: ShardHeader,
+    /// Its samples, checked and ready to decode.
     pub records: Records,
 }
 

@@ -126,10 +126,12 @@ impl Records {
         Ok(out)
     }
 
+    /// Number of samples.
     pub fn len(&self) -> usize {
         self.offsets.len()
     }
 
+    /// Whether there are no samples.
     pub fn is_empty(&self) -> bool {
         self.offsets.is_empty()
     }
@@ -139,6 +141,7 @@ impl Records {
         RecordView { bytes: &self.bytes[self.offsets[i] as usize..] }
     }
 
+    /// Every sample, in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = RecordView<'_>> {
         (0..self.len()).map(|i| self.get(i))
     }
@@ -165,6 +168,7 @@ impl<'a> RecordView<'a> {
         Bitboard(u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("4 bytes")))
     }
 
+    /// What the net saw at this decision (see [`Sample::observation`]).
     pub fn observation(&self) -> Observation {
         let flags = self.bytes[16];
         let side = if flags & FLAG_WHITE != 0 { Color::White } else { Color::Black };
@@ -184,18 +188,22 @@ impl<'a> RecordView<'a> {
         }
     }
 
+    /// Whether the decision had a full search (see [`Sample::full_search`]).
     pub fn full_search(&self) -> bool {
         self.bytes[16] & FLAG_FULL != 0
     }
 
+    /// The game's result for the side to move: 1, 0 or -1 (see [`Sample::result`]).
     pub fn result(&self) -> i8 {
         self.bytes[21] as i8
     }
 
+    /// Decision points from this one to the end of the game (see [`Sample::plies_to_end`]).
     pub fn plies_to_end(&self) -> u16 {
         self.u16_at(22)
     }
 
+    /// The search's root value for the side to move, in -1..=1 (stored to 1/32767).
     pub fn search_value(&self) -> f32 {
         self.u16_at(24) as i16 as f32 / VALUE_SCALE
     }
@@ -208,6 +216,7 @@ impl<'a> RecordView<'a> {
             .map(|e| (e[0], u16::from_le_bytes([e[1], e[2]]) as f32 / PROB_SCALE))
     }
 
+    /// The whole sample, decoded.
     pub fn to_sample(&self) -> Sample {
         Sample {
             observation: self.observation(),

@@ -34,7 +34,9 @@ pub fn list_shards(dir: &Path) -> Result<Vec<PathBuf>, ShardError> {
 /// What a scan found: the good shards in order, and the damaged ones (not loaded).
 #[derive(Debug, Default)]
 pub struct ScanReport {
+    /// The shards read and checked, in file-name order (oldest first).
     pub shards: Vec<Shard>,
+    /// One error per damaged shard, naming its file.
     pub damaged: Vec<ShardError>,
 }
 
