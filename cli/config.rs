@@ -100,9 +100,7 @@ impl RunConfig {
             bail!("`cpu_threads` = {} is more than 1024", self.cpu_threads);
         }
         self.net.validate().context("in section [net]")?;
-        self.selfplay
-            .validate()
-            .map_err(|e| anyhow::anyhow!("`selfplay.{}` is invalid: {}", e.field, e.problem))?;
+        self.selfplay.validate()?;
         self.train.validate().context("in section [train]")?;
         self.gate.validate().context("in section [gate]")?;
         Ok(())

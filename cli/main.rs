@@ -73,7 +73,9 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {}", describe(&err));
+            // `{:#}`: the error and its causes on one line, each said once (library errors keep
+            // their cause as the source instead of repeating it in their message).
+            eprintln!("error: {err:#}");
             ExitCode::FAILURE
         }
     }
@@ -98,15 +100,14 @@ fn omp_threads_sleep_when_idle() {
     }
 }
 
-/// The error and its causes on one line. Library errors often repeat their cause in their own
-/// message; a cause already said is not said again.
-fn describe(err: &anyhow::Error) -> String {
+/// An error and its causes on one line, as `error: ...` prints them (for warnings about errors
+/// that do not stop the command).
+fn one_line(err: &(dyn std::error::Error + 'static)) -> String {
     let mut text = err.to_string();
-    for cause in err.chain().skip(1) {
-        let cause = cause.to_string();
-        if !text.ends_with(&cause) {
-            text = format!("{text}: {cause}");
-        }
+    let mut cause = err.source();
+    while let Some(next) = cause {
+        text = format!("{text}: {next}");
+        cause = next.source();
     }
     text
 }

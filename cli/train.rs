@@ -66,7 +66,7 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig) -> Result<Trainer> {
     let train_config = train::TrainConfig { seed: config.seed, ..config.train.clone() };
     let (trainer, opened) = Trainer::open(TrainPaths::of(run), &config.net, train_config, device)?;
     for refused in &opened.refused {
-        eprintln!("warning: {refused}");
+        eprintln!("warning: {}", crate::one_line(refused));
     }
     if opened.resumed_from.is_none() && !opened.refused.is_empty() {
         bail!(
@@ -84,7 +84,7 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig) -> Result<Trainer> {
 /// Reports shards the replay window skipped.
 pub fn warn_damaged(refresh: &train::Refresh) {
     for damaged in &refresh.damaged {
-        eprintln!("warning: skipped {damaged}");
+        eprintln!("warning: skipped {}", crate::one_line(damaged));
     }
 }
 
@@ -101,7 +101,9 @@ pub fn train_paid_steps(trainer: &mut Trainer, limit: u64) -> Result<u64> {
     while trainer.step() < target && !interrupt::requested() {
         match trainer.train_step()? {
             StepOutcome::Trained { loss } => last_loss = loss,
-            StepOutcome::Skipped { reason } => bar.println(format!("skipped a step: {reason}")),
+            StepOutcome::Skipped { loss, grad_norm } => {
+                bar.println(format!("skipped a step: loss {loss}, gradient norm {grad_norm}"))
+            }
         }
         bar.set_position(trainer.step() - start);
         bar.set_message(format!("step {}  loss {last_loss:.3}", trainer.step()));

@@ -1,39 +1,162 @@
-//! The arena's one error type: every variant says what went wrong and where.
+//! The arena's error types: every variant says what went wrong and where; a cause is the error's
+//! source, not repeated in its message.
 
+use draughts::MoveTextError;
+use search::SearchError;
 use std::path::PathBuf;
 
+/// Why a match, gate, ladder or player could not do its work.
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
+    /// A player chose a move that is not legal.
     #[error("player {player} played {mv}, which is not legal at ply {ply} (position {fen})")]
-    IllegalMove { player: String, mv: String, ply: usize, fen: String },
-    #[error("player {player} failed at ply {ply}: {reason}")]
-    PlayerFailed { player: String, ply: usize, reason: String },
+    IllegalMove {
+        /// The player's name.
+        player: String,
+        /// The move, in PDN.
+        mv: String,
+        /// Plies played before it.
+        ply: usize,
+        /// The position, as FEN.
+        fen: String,
+    },
+    /// A player could not choose a move.
+    #[error("player {player} failed at ply {ply}")]
+    PlayerFailed {
+        /// The player's name.
+        player: String,
+        /// Plies played before it was asked.
+        ply: usize,
+        /// Why it could not choose.
+        source: PlayerFailure,
+    },
+    /// A player named on the command line that cannot be made.
     #[error("player `{text}`: {reason}")]
-    PlayerSpec { text: String, reason: String },
+    PlayerSpec {
+        /// The player as written.
+        text: String,
+        /// What is wrong with it, and what was expected.
+        reason: String,
+    },
+    /// A player named by a run directory whose best net cannot be read.
+    #[error("player `{text}`")]
+    PlayerRun {
+        /// The player as written.
+        text: String,
+        /// The run directory's error, naming the file.
+        source: selfplay::run_dir::RunDirError,
+    },
+    /// A net could not be loaded or placed on its device.
     #[error(transparent)]
-    Model { source: model::ModelError },
-    #[error("{file}:{line}: bad ballot `{text}`: {reason}")]
-    Ballot { file: String, line: usize, text: String, reason: String },
+    Model {
+        /// The model crate's error, naming the file or device.
+        source: model::ModelError,
+    },
+    /// A line of an openings file is not a ballot.
+    #[error("{file}:{line}: bad ballot `{text}`")]
+    Ballot {
+        /// The openings file.
+        file: String,
+        /// The line, from 1.
+        line: usize,
+        /// The line's text.
+        text: String,
+        /// What is wrong with it.
+        source: BallotError,
+    },
+    /// An openings file with no ballot.
     #[error("{file}: no ballots")]
-    NoBallots { file: String },
-    #[error("{path}:{line}: bad result record: {reason}")]
-    Record { path: PathBuf, line: usize, reason: String },
-    #[error("{path}: {error}")]
-    Io { path: PathBuf, error: std::io::Error },
+    NoBallots {
+        /// The openings file.
+        file: String,
+    },
+    /// A line of a results file is not a result record.
+    #[error("{path}:{line}: bad result record")]
+    Record {
+        /// The results file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// Why it does not parse.
+        source: serde_json::Error,
+    },
+    /// Reading or writing a file or folder failed.
+    #[error("{path}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The run directory could not be read or written.
     #[error(transparent)]
-    RunDir { source: selfplay::run_dir::RunDirError },
+    RunDir {
+        /// The run directory's error, naming the file.
+        source: selfplay::run_dir::RunDirError,
+    },
+    /// A gate setting out of range.
     #[error("gate config: `{field}` = {value} is invalid: {expected}")]
-    GateConfig { field: &'static str, value: String, expected: &'static str },
-    #[error("Elo fit: {reason}")]
-    Ladder { reason: String },
-    #[error("thread pool of {threads} threads: {reason}")]
-    Threads { threads: usize, reason: String },
+    GateConfig {
+        /// The field of `[gate]`, dotted for `sprt` (e.g. `sprt.elo1`).
+        field: &'static str,
+        /// The value as configured.
+        value: String,
+        /// The range or rule it must meet.
+        expected: &'static str,
+    },
+    /// The ladder's anchor played no recorded game.
+    #[error("Elo fit: the anchor `{anchor}` played no recorded game")]
+    AnchorUnplayed {
+        /// The anchor player's name.
+        anchor: String,
+    },
+    /// Some players are not linked to the anchor by any chain of games.
+    #[error("Elo fit: no chain of games links {} to the anchor `{anchor}`", .players.join(", "))]
+    Unlinked {
+        /// The anchor player's name.
+        anchor: String,
+        /// The players that cannot be rated against it.
+        players: Vec<String>,
+    },
+    /// The thread pool that plays games at once could not be built.
+    #[error("thread pool of {threads} threads")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// rayon's error.
+        source: rayon::ThreadPoolBuildError,
+    },
+}
+
+/// Why a player could not choose a move.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerFailure {
+    /// Its search failed.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// Its evaluator returned no evaluation for a request.
+    #[error("the evaluator returned no evaluation")]
+    NoEvaluation,
+    /// It was asked for a move in a position with none (the game is lost).
+    #[error("asked for a move in a lost position")]
+    NoMove,
+}
+
+/// Why a line of an openings file is not a ballot.
+#[derive(Debug, thiserror::Error)]
+pub enum BallotError {
+    /// A move is not legal or not move text.
+    #[error(transparent)]
+    Move(#[from] MoveTextError),
+    /// The line names a ballot but lists no move.
+    #[error("no moves after the ballot's name")]
+    NoMoves,
 }
 
 impl ArenaError {
     /// An I/O error on `path`.
     pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> ArenaError {
         let path = path.into();
-        move |error| ArenaError::Io { path, error }
+        move |source| ArenaError::Io { path, source }
     }
 }

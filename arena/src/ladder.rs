@@ -83,18 +83,13 @@ pub fn rate<'a>(records: &'a [ResultRecord], anchor: &str) -> Result<Vec<Rating>
         pair.points += a_points;
     }
     let Some(&anchor_index) = index.get(anchor) else {
-        return Err(ArenaError::Ladder {
-            reason: format!("the anchor `{anchor}` played no recorded game"),
-        });
+        return Err(ArenaError::AnchorUnplayed { anchor: anchor.to_string() });
     };
     let pairs: Vec<PairResult> = pairs.into_values().collect();
     let fitted = fit(players.len(), &pairs, anchor_index, VIRTUAL_DRAWS).map_err(|unreached| {
-        let names: Vec<&str> = unreached.iter().map(|&i| players[i].name.as_str()).collect();
-        ArenaError::Ladder {
-            reason: format!(
-                "no chain of games links {} to the anchor `{anchor}`",
-                names.join(", ")
-            ),
+        ArenaError::Unlinked {
+            anchor: anchor.to_string(),
+            players: unreached.iter().map(|&i| players[i].name.clone()).collect(),
         }
     })?;
     for ((player, f), points) in players.iter_mut().zip(fitted).zip(points) {

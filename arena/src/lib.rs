@@ -19,7 +19,7 @@ mod sprt;
 mod tally;
 
 pub use entrant::{Entrant, NetOptions};
-pub use error::ArenaError;
+pub use error::{ArenaError, BallotError, PlayerFailure};
 pub use fixture::{schedule, Fixture};
 pub use gate::{run_gate, DecidedBy, GateConfig, GateRecord, GateReport};
 pub use ladder::{linked_to, rate, Rating, VIRTUAL_DRAWS};

@@ -4,7 +4,7 @@
 //! moves in PDN move text (`001 9-13 21-17 5-9`). The moves are checked by playing them from the
 //! start position, so a deck that loads is playable.
 
-use crate::error::ArenaError;
+use crate::error::{ArenaError, BallotError};
 use draughts::{Move, Position};
 use std::path::Path;
 
@@ -46,11 +46,11 @@ pub fn parse_deck(text: &str, file: &str) -> Result<Vec<Ballot>, ArenaError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let bad = |reason: String| ArenaError::Ballot {
+        let bad = |source| ArenaError::Ballot {
             file: file.to_string(),
             line: i + 1,
             text: line.to_string(),
-            reason,
+            source,
         };
         ballots.push(parse_ballot(line).map_err(bad)?);
     }
@@ -60,18 +60,18 @@ pub fn parse_deck(text: &str, file: &str) -> Result<Vec<Ballot>, ArenaError> {
     Ok(ballots)
 }
 
-fn parse_ballot(line: &str) -> Result<Ballot, String> {
+fn parse_ballot(line: &str) -> Result<Ballot, BallotError> {
     let mut words = line.split_whitespace();
     let name = words.next().expect("the line is not blank").to_string();
     let mut position = Position::start();
     let mut moves = Vec::new();
     for word in words {
-        let mv = position.parse_move(word).map_err(|e| e.to_string())?;
+        let mv = position.parse_move(word)?;
         position = position.play(mv);
         moves.push(mv);
     }
     if moves.is_empty() {
-        return Err("no moves after the ballot's name".to_string());
+        return Err(BallotError::NoMoves);
     }
     Ok(Ballot { name, moves })
 }

@@ -134,16 +134,16 @@ pub fn read_results(path: &Path) -> Result<Results, ArenaError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Results::default()),
-        Err(error) => return Err(ArenaError::Io { path: path.to_path_buf(), error }),
+        Err(source) => return Err(ArenaError::Io { path: path.to_path_buf(), source }),
     };
     let mut results = Results::default();
     for (i, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
         match serde_json::from_str(line) {
             Ok(record) => results.records.push(record),
-            Err(e) => results.skipped.push(ArenaError::Record {
+            Err(source) => results.skipped.push(ArenaError::Record {
                 path: path.to_path_buf(),
                 line: i + 1,
-                reason: e.to_string(),
+                source,
             }),
         }
     }

@@ -36,7 +36,7 @@ pub fn run_fixtures(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()
-        .map_err(|e| ArenaError::Threads { threads: config.threads, reason: e.to_string() })?;
+        .map_err(|source| ArenaError::Threads { threads: config.threads, source })?;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let delivery = Mutex::new(Delivery {

@@ -68,9 +68,9 @@ impl FromStr for PlayerSpec {
                     }
                     _ => (rest, None),
                 };
-                Ok(PlayerSpec::Mcts { net: NetSource::find(path).map_err(bad)?, playouts })
+                Ok(PlayerSpec::Mcts { net: NetSource::find(text, path)?, playouts })
             }
-            "policy" => Ok(PlayerSpec::Policy { net: NetSource::find(rest).map_err(bad)? }),
+            "policy" => Ok(PlayerSpec::Policy { net: NetSource::find(text, rest)? }),
             _ => Err(bad(format!(
                 "unknown kind of player `{kind}`; expected random, alphabeta:DEPTH, mcts:CHECKPOINT[:PLAYOUTS] or policy:CHECKPOINT"
             ))),
@@ -97,31 +97,34 @@ fn parse_limit(text: &str) -> Result<SearchLimit, String> {
 }
 
 impl NetSource {
-    /// The checkpoint at `path`: the file itself, or a run directory's best net.
-    fn find(path: &str) -> Result<NetSource, String> {
+    /// The checkpoint at `path`: the file itself, or a run directory's best net. Errors name
+    /// the player as written, `text`.
+    fn find(text: &str, path: &str) -> Result<NetSource, ArenaError> {
+        let bad = |reason: String| ArenaError::PlayerSpec { text: text.to_string(), reason };
+        let run_error = |source| ArenaError::PlayerRun { text: text.to_string(), source };
         if path.is_empty() {
-            return Err("needs a checkpoint file or run directory after the `:`".into());
+            return Err(bad("needs a checkpoint file or run directory after the `:`".into()));
         }
         let path = Path::new(path);
         if path.is_dir() {
-            let run = RunDir::existing(path).map_err(|e| e.to_string())?;
-            return match run.best_checkpoint().map_err(|e| e.to_string())? {
+            let run = RunDir::existing(path).map_err(run_error)?;
+            return match run.best_checkpoint().map_err(run_error)? {
                 Some(checkpoint) if checkpoint.is_file() => {
                     Ok(NetSource { checkpoint, run_dir: Some(path.to_path_buf()) })
                 }
                 Some(checkpoint) => {
-                    Err(format!("the run's best net {} is missing", checkpoint.display()))
+                    Err(bad(format!("the run's best net {} is missing", checkpoint.display())))
                 }
-                None => Err(format!(
+                None => Err(bad(format!(
                     "run directory {} has no best net yet (no best.json)",
                     path.display()
-                )),
+                ))),
             };
         }
         if path.is_file() {
             Ok(NetSource { checkpoint: path.to_path_buf(), run_dir: None })
         } else {
-            Err(format!("no checkpoint file or run directory at {}", path.display()))
+            Err(bad(format!("no checkpoint file or run directory at {}", path.display())))
         }
     }
 

@@ -48,7 +48,7 @@ pub enum FenError {
         token: String,
     },
     /// The squares parse but do not make a position (e.g. a square held by both sides).
-    #[error("FEN {fen:?}: {source}")]
+    #[error("FEN {fen:?}")]
     Position {
         /// The whole FEN text.
         fen: String,

@@ -69,20 +69,26 @@ impl From<DrawConfig> for DrawRules {
     }
 }
 
-/// A self-play setting out of range; `field` is the dotted path inside `[selfplay]`.
+/// A self-play setting out of range, named by its dotted path from the config's root.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("`{field}` is invalid: {problem}")]
-pub struct SelfPlayConfigError {
-    pub field: String,
-    pub problem: String,
+pub enum SelfPlayConfigError {
+    /// A setting of `[selfplay]` itself.
+    #[error("`selfplay.{field}` is invalid: {problem}")]
+    Field {
+        /// The dotted path inside `[selfplay]`, e.g. `draw.repetitions`.
+        field: &'static str,
+        /// The allowed range, or why the value cannot work.
+        problem: &'static str,
+    },
+    /// A setting of `[selfplay.mcts]`.
+    #[error("in section [selfplay.mcts]")]
+    Mcts(#[source] search::ConfigError),
 }
 
 impl SelfPlayConfig {
     /// Checks every field; the error names the first bad one.
     pub fn validate(&self) -> Result<(), SelfPlayConfigError> {
-        let bad = |field: &str, problem: &str| {
-            Err(SelfPlayConfigError { field: field.into(), problem: problem.into() })
-        };
+        let bad = |field, problem| Err(SelfPlayConfigError::Field { field, problem });
         if !(1..=256).contains(&self.workers) {
             return bad("workers", "must be in 1..=256");
         }
@@ -98,9 +104,6 @@ impl SelfPlayConfig {
                 "1 would end every game at once; use 0 (off) or at least 2",
             );
         }
-        self.mcts.validate().map_err(|e| SelfPlayConfigError {
-            field: format!("mcts.{}", e.field),
-            problem: format!("{} = {}: expected {}", e.field, e.value, e.expected),
-        })
+        self.mcts.validate().map_err(SelfPlayConfigError::Mcts)
     }
 }

@@ -20,10 +20,22 @@ use std::path::{Path, PathBuf};
 /// Errors reading or writing the run directory, naming the path.
 #[derive(Debug, thiserror::Error)]
 pub enum RunDirError {
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
-    #[error("{path}: not a valid best-net pointer: {message}")]
-    BadPointer { path: PathBuf, message: String },
+    /// Reading or writing a file or folder of the run failed.
+    #[error("{path}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// `best.json` is not a best-net pointer.
+    #[error("{path}: not a valid best-net pointer")]
+    BadPointer {
+        /// The pointer file.
+        path: PathBuf,
+        /// Why it does not parse.
+        source: serde_json::Error,
+    },
 }
 
 /// The best net of a run, as recorded in `RUN/best.json`.
@@ -82,30 +94,47 @@ impl RunDir {
         }
     }
 
+    /// The run directory itself.
     pub fn root(&self) -> &Path {
         &self.root
     }
+
+    /// `RUN/config.toml`: the resolved config, version and git hash.
     pub fn config_file(&self) -> PathBuf {
         self.root.join("config.toml")
     }
+
+    /// `RUN/best.json`: the best-net pointer.
     pub fn best_file(&self) -> PathBuf {
         self.root.join("best.json")
     }
+
+    /// `RUN/nets/`: candidate nets written by the trainer.
     pub fn nets_dir(&self) -> PathBuf {
         self.root.join("nets")
     }
+
+    /// `RUN/train/`: the trainer's state for resuming.
     pub fn train_dir(&self) -> PathBuf {
         self.root.join("train")
     }
+
+    /// `RUN/shards/`: trajectory shards from self-play.
     pub fn shards_dir(&self) -> PathBuf {
         self.root.join("shards")
     }
+
+    /// `RUN/games/`: games as PDN and game results as JSON lines.
     pub fn games_dir(&self) -> PathBuf {
         self.root.join("games")
     }
+
+    /// `RUN/gates.jsonl`: one record per gate decision.
     pub fn gates_file(&self) -> PathBuf {
         self.root.join("gates.jsonl")
     }
+
+    /// `RUN/tb/`: TensorBoard event files.
     pub fn tb_dir(&self) -> PathBuf {
         self.root.join("tb")
     }
@@ -120,7 +149,7 @@ impl RunDir {
         };
         serde_json::from_str(&text)
             .map(Some)
-            .map_err(|e| RunDirError::BadPointer { path, message: e.to_string() })
+            .map_err(|source| RunDirError::BadPointer { path, source })
     }
 
     /// The absolute path of the best net's checkpoint, or `None` when the run has none yet.
@@ -140,11 +169,8 @@ impl RunDir {
 /// `model::checkpoint::write_atomic`, which every file of a run goes through).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RunDirError> {
     model::checkpoint::write_atomic(path, bytes).map_err(|e| match e {
-        ModelError::Io { path, error } => RunDirError::Io { path, source: error },
-        other => RunDirError::Io {
-            path: path.to_path_buf(),
-            source: io::Error::other(other.to_string()),
-        },
+        ModelError::Io { path, source } => RunDirError::Io { path, source },
+        other => RunDirError::Io { path: path.to_path_buf(), source: io::Error::other(other) },
     })
 }
 

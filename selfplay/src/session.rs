@@ -14,12 +14,26 @@ use std::time::{Duration, Instant};
 /// Why a session failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
-    #[error("self-play worker {worker}: {message}")]
-    Evaluator { worker: usize, message: String },
-    #[error("self-play worker {worker}: {source}")]
-    Search { worker: usize, source: SearchError },
+    /// A worker could not make its evaluator (e.g. load its net).
+    #[error("self-play worker {worker}")]
+    Evaluator {
+        /// The worker, from 0.
+        worker: usize,
+        /// Why the evaluator could not be made.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A worker's search failed.
+    #[error("self-play worker {worker}")]
+    Search {
+        /// The worker, from 0.
+        worker: usize,
+        /// What went wrong in the search.
+        source: SearchError,
+    },
+    /// Writing a shard failed.
     #[error(transparent)]
     Shard(#[from] ShardError),
+    /// Writing a game file failed.
     #[error(transparent)]
     RunDir(#[from] crate::run_dir::RunDirError),
 }
@@ -27,6 +41,7 @@ pub enum SessionError {
 /// Running totals of a session, handed to the progress callback after every game.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SessionTotals {
+    /// Games finished.
     pub games: u64,
     /// Finished games already in shards on disk (the rest wait for their shard).
     pub written: u64,
@@ -34,21 +49,27 @@ pub struct SessionTotals {
     pub samples: u64,
     /// Plies of all finished games.
     pub plies: u64,
+    /// Games Black won.
     pub black_wins: u64,
+    /// Games White won.
     pub white_wins: u64,
+    /// Games drawn.
     pub draws: u64,
     /// Games where resignation was off and a side met the resignation condition.
     pub resign_checks: u64,
     /// ...of which that side did not lose.
     pub resign_false_positives: u64,
+    /// Wall time since the session started.
     pub elapsed: Duration,
 }
 
 impl SessionTotals {
+    /// Games finished per second of wall time.
     pub fn games_per_sec(&self) -> f64 {
         self.games as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
+    /// Mean game length in plies.
     pub fn mean_length(&self) -> f64 {
         self.plies as f64 / self.games.max(1) as f64
     }
@@ -72,6 +93,7 @@ impl SessionTotals {
 /// What a session did.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SessionReport {
+    /// The session's totals when it ended.
     pub totals: SessionTotals,
     /// Summed over the workers.
     pub workers: WorkerStats,
@@ -79,7 +101,9 @@ pub struct SessionReport {
 
 /// A self-play session's fixed inputs.
 pub struct Session<'a> {
+    /// The run whose shards and game files receive the games.
     pub run: &'a RunDir,
+    /// Workers, games in flight, search and draw rules.
     pub config: &'a SelfPlayConfig,
     /// Seeds this session's games (derive it from the run seed and the session's place in the run).
     pub seed: u64,
@@ -91,7 +115,7 @@ impl Session<'_> {
     /// Plays `games` games. `make_evaluator(worker)` runs on each worker's thread and builds its
     /// evaluator (load the net there). `stop()` is polled between games: once it returns true, no
     /// new game starts, games in flight are abandoned and what is finished is kept.
-    pub fn play<E, F>(
+    pub fn play<E, F, X>(
         &self,
         games: u64,
         make_evaluator: F,
@@ -100,7 +124,8 @@ impl Session<'_> {
     ) -> Result<SessionReport, SessionError>
     where
         E: Evaluator,
-        F: Fn(usize) -> Result<E, String> + Sync,
+        F: Fn(usize) -> Result<E, X> + Sync,
+        X: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
         let plan = GamePlan {
             mcts: self.config.mcts.clone(),
@@ -120,7 +145,7 @@ impl Session<'_> {
                         (tx.clone(), &plan, &counter, &make_evaluator);
                     scope.spawn(move || {
                         let mut evaluator = make_evaluator(worker)
-                            .map_err(|message| SessionError::Evaluator { worker, message })?;
+                            .map_err(|e| SessionError::Evaluator { worker, source: e.into() })?;
                         run_worker(plan, &mut evaluator, counter, &tx)
                             .map_err(|source| SessionError::Search { worker, source })
                     })
@@ -225,7 +250,9 @@ mod tests {
         config.draw.max_plies = 40;
         let session = Session { run: &run, config: &config, seed: 3, generation: Some(0) };
         let mut calls = 0;
-        let report = session.play(5, |_| Ok(UniformEvaluator), &|| false, |_| calls += 1).unwrap();
+        let report = session
+            .play(5, |_| Ok::<_, String>(UniformEvaluator), &|| false, |_| calls += 1)
+            .unwrap();
         assert_eq!(report.totals.games, 5);
         assert_eq!(report.totals.written, 5);
         assert_eq!(calls, 5);
@@ -264,7 +291,7 @@ mod tests {
         let report = session
             .play(
                 5,
-                |_| Ok(UniformEvaluator),
+                |_| Ok::<_, String>(UniformEvaluator),
                 &|| false,
                 |t| {
                     assert_eq!(
@@ -288,8 +315,9 @@ mod tests {
         let err = session
             .play(1, |_| Err::<UniformEvaluator, _>("no net".to_string()), &|| false, |_| {})
             .unwrap_err();
+        let cause = std::error::Error::source(&err).map(ToString::to_string);
         assert!(
-            err.to_string().contains("worker 0") && err.to_string().contains("no net"),
+            err.to_string().contains("worker 0") && cause.as_deref() == Some("no net"),
             "{err}"
         );
     }

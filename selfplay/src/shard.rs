@@ -13,7 +13,7 @@ pub mod scan;
 pub use file::{
     read_shard, write_shard, Shard, ShardHeader, FORMAT_VERSION, MAGIC, MAX_SHARD_BYTES,
 };
-pub use record::{RecordView, Records};
+pub use record::{RecordError, RecordView, Records};
 pub use scan::{list_shards, scan_shards, ScanReport, SHARD_EXTENSION};
 
 use crate::run_dir::RunDirError;
@@ -23,31 +23,103 @@ use std::path::PathBuf;
 /// Why a shard could not be written or read. Read errors name the file.
 #[derive(Debug, thiserror::Error)]
 pub enum ShardError {
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
-    #[error("writing a shard: {source}")]
+    /// Reading the shard failed.
+    #[error("{path}")]
+    Io {
+        /// The shard file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// Writing the shard into the run directory failed.
+    #[error("writing a shard")]
     Write {
+        /// The run directory's error, naming the file.
         #[from]
         source: RunDirError,
     },
+    /// The file does not start with [`MAGIC`].
     #[error("{path}: not a trajectory shard (wrong magic)")]
-    Foreign { path: PathBuf },
+    Foreign {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A shard of another format version.
     #[error("{path}: shard format version {version} is not supported (this build reads version {supported})")]
-    UnsupportedVersion { path: PathBuf, version: u16, supported: u16 },
+    UnsupportedVersion {
+        /// The shard file.
+        path: PathBuf,
+        /// The version the file states.
+        version: u16,
+        /// The version this build reads ([`FORMAT_VERSION`]).
+        supported: u16,
+    },
+    /// The file's length is not the one its header states.
     #[error("{path}: damaged shard: {len} bytes on disk, the header says {expected} (truncated or extended)")]
-    Length { path: PathBuf, len: u64, expected: u64 },
+    Length {
+        /// The shard file.
+        path: PathBuf,
+        /// Bytes on disk.
+        len: u64,
+        /// Bytes the header states.
+        expected: u64,
+    },
+    /// The file is over [`MAX_SHARD_BYTES`]; it is not read.
     #[error("{path}: shard of {len} bytes is larger than the limit of {max} bytes")]
-    TooLarge { path: PathBuf, len: u64, max: u64 },
+    TooLarge {
+        /// The shard file.
+        path: PathBuf,
+        /// Bytes on disk.
+        len: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// The CRC32 of the contents is not the stored one.
     #[error("{path}: damaged shard: checksum mismatch (stored {stored:#010x}, computed {computed:#010x})")]
-    Checksum { path: PathBuf, stored: u32, computed: u32 },
+    Checksum {
+        /// The shard file.
+        path: PathBuf,
+        /// The CRC32 the file holds.
+        stored: u32,
+        /// The CRC32 of its contents.
+        computed: u32,
+    },
+    /// The header states more samples than the payload can hold.
     #[error("{path}: damaged shard: the header claims {count} samples, more than {payload_len} payload bytes can hold")]
-    AbsurdCount { path: PathBuf, count: u32, payload_len: u64 },
-    #[error("{path}: damaged shard: sample {index}: {reason}")]
-    BadRecord { path: PathBuf, index: usize, reason: String },
-    #[error("cannot write sample {index} into a shard: {reason}")]
-    BadSample { index: usize, reason: String },
+    AbsurdCount {
+        /// The shard file.
+        path: PathBuf,
+        /// Samples the header states.
+        count: u32,
+        /// Bytes of payload.
+        payload_len: u64,
+    },
+    /// A record of the payload is malformed.
+    #[error("{path}: damaged shard: sample {index}")]
+    BadRecord {
+        /// The shard file.
+        path: PathBuf,
+        /// Index of the first bad record (the sample count, for bytes after the last one).
+        index: usize,
+        /// What is wrong with it.
+        source: RecordError,
+    },
+    /// A sample cannot be encoded.
+    #[error("cannot write sample {index} into a shard")]
+    BadSample {
+        /// Index of the sample among those to write.
+        index: usize,
+        /// What makes it unwritable.
+        source: RecordError,
+    },
+    /// More samples than one shard's count field holds.
     #[error("cannot write {count} samples into one shard (at most {max})")]
-    TooManySamples { count: usize, max: usize },
+    TooManySamples {
+        /// Samples to write.
+        count: usize,
+        /// The most one shard holds.
+        max: usize,
+    },
 }
 
 impl ShardError {

@@ -7,7 +7,9 @@ use train::{StepOutcome, TrainError};
 fn loss(outcome: StepOutcome) -> f64 {
     match outcome {
         StepOutcome::Trained { loss } => loss,
-        StepOutcome::Skipped { reason } => panic!("skipped: {reason}"),
+        StepOutcome::Skipped { loss, grad_norm } => {
+            panic!("skipped: loss {loss}, gradient norm {grad_norm}")
+        }
     }
 }
 

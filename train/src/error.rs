@@ -1,29 +1,100 @@
-//! The train crate's one error type: every failure names the file or field it is about.
+//! The train crate's error types: every failure names the file or field it is about; a cause is
+//! the error's source, not repeated in its message.
 
 use model::ModelError;
 use selfplay::shard::ShardError;
 use std::path::PathBuf;
 
+/// Why training could not go on.
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
+    /// A training setting out of range.
     #[error("train config: `{field}` {problem}")]
-    Config { field: &'static str, problem: String },
-    #[error("{path}: {source}")]
+    Config {
+        /// The field of `[train]`, dotted for nested tables (e.g. `window.min`).
+        field: &'static str,
+        /// The value and its allowed range.
+        problem: String,
+    },
+    /// Reading or writing a file or folder failed.
+    #[error("{path}")]
     Io {
+        /// The file or folder.
         path: PathBuf,
+        /// What the operating system said.
         #[source]
         source: std::io::Error,
     },
+    /// A shard could not be read or written.
     #[error(transparent)]
     Shard(#[from] ShardError),
+    /// A checkpoint could not be read or written.
     #[error(transparent)]
     Model(#[from] ModelError),
-    #[error("{path}: not a training state: {reason}")]
-    BadState { path: PathBuf, reason: String },
-    #[error("training stopped at step {step}: {count} non-finite losses in a row (last: {last}); the last good checkpoint is untouched: {checkpoint}")]
-    NonFinite { step: u64, count: u32, last: String, checkpoint: String },
-    #[error("libtorch: {0}")]
+    /// A checkpoint that loads as a net but lacks the trainer's own data, or holds it damaged.
+    #[error("{path}: not a training state")]
+    BadState {
+        /// The state file.
+        path: PathBuf,
+        /// What is missing or wrong.
+        #[source]
+        problem: StateError,
+    },
+    /// Too many steps in a row had a non-finite loss or gradient.
+    #[error("training stopped at step {step}: {count} non-finite losses in a row (last: loss {loss}, gradient norm {grad_norm}); the last good checkpoint is untouched: {checkpoint}")]
+    NonFinite {
+        /// The step reached.
+        step: u64,
+        /// Bad steps in a row.
+        count: u32,
+        /// The last bad step's loss.
+        loss: f64,
+        /// The last bad step's gradient norm (NaN when the loss was not finite).
+        grad_norm: f64,
+        /// The last checkpoint written, or `none yet`.
+        checkpoint: String,
+    },
+    /// libtorch failed.
+    #[error("libtorch")]
     Torch(#[from] tch::TchError),
+}
+
+/// What is wrong with the trainer's data in a state file.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// A metadata entry is missing.
+    #[error("no `{key}` entry")]
+    MissingEntry {
+        /// The entry's key.
+        key: &'static str,
+    },
+    /// A counter is not a number.
+    #[error("`{key}` is `{text}`, not a number")]
+    NotANumber {
+        /// The entry's key.
+        key: &'static str,
+        /// Its text.
+        text: String,
+    },
+    /// The list of shards in the window is not a JSON list of names.
+    #[error("`train.shards` is not a list of shard names")]
+    Shards(#[source] serde_json::Error),
+    /// An optimizer buffer is missing.
+    #[error("optimizer buffer `{name}` is missing")]
+    MissingBuffer {
+        /// The buffer's tensor name.
+        name: String,
+    },
+    /// An optimizer buffer does not have its variable's shape.
+    #[error("optimizer buffer `{name}` has shape {found:?}, its variable {expected:?}")]
+    BufferShape {
+        /// The buffer's tensor name.
+        name: String,
+        /// The stored shape.
+        found: Vec<i64>,
+        /// The variable's shape.
+        expected: Vec<i64>,
+    },
 }
 
 impl TrainError {

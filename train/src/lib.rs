@@ -23,7 +23,7 @@ pub mod tb;
 mod trainer;
 
 pub use config::{OptimizerConfig, ScheduleConfig, TrainConfig, WindowConfig};
-pub use error::TrainError;
+pub use error::{StateError, TrainError};
 pub use replay::{Refresh, ReplayBuffer};
 pub use tb::{EvalFigures, SelfPlayFigures, TbLogger};
 pub use trainer::{candidate_path, Opened, StepOutcome, TrainPaths, Trainer};

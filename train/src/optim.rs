@@ -6,6 +6,7 @@
 //! biases and batch-norm scales.
 
 use crate::config::OptimizerConfig;
+use crate::error::StateError;
 use std::collections::BTreeMap;
 use tch::{nn::VarStore, Kind, Tensor};
 
@@ -138,20 +139,20 @@ impl Optimizer {
         &mut self,
         state: &BTreeMap<String, Tensor>,
         updates: u64,
-    ) -> Result<(), String> {
+    ) -> Result<(), StateError> {
         let mut loaded = Vec::new();
         for p in &self.params {
             for (i, b) in p.buffers.iter().enumerate() {
                 let name = format!("optim.{i}.{}", p.name);
-                let t = state
-                    .get(&name)
-                    .ok_or_else(|| format!("optimizer buffer `{name}` is missing"))?;
+                let Some(t) = state.get(&name) else {
+                    return Err(StateError::MissingBuffer { name });
+                };
                 if t.size() != b.size() {
-                    return Err(format!(
-                        "optimizer buffer `{name}` has shape {:?}, its variable {:?}",
-                        t.size(),
-                        b.size()
-                    ));
+                    return Err(StateError::BufferShape {
+                        name,
+                        found: t.size(),
+                        expected: b.size(),
+                    });
                 }
                 loaded.push(t.to_kind(b.kind()).to_device(b.device()));
             }
@@ -230,6 +231,6 @@ mod tests {
             "optim.0.w".to_string(),
             Tensor::zeros([3], (Kind::Float, Device::Cpu)),
         )]);
-        assert!(other.load_state(&bad, 1).unwrap_err().contains("shape"));
+        assert!(matches!(other.load_state(&bad, 1), Err(StateError::BufferShape { .. })));
     }
 }

@@ -7,7 +7,7 @@
 //! window's order) and `train.config` (the TrainConfig as JSON, for people).
 
 use crate::config::TrainConfig;
-use crate::error::TrainError;
+use crate::error::{StateError, TrainError};
 use crate::optim::Optimizer;
 use model::checkpoint::{load, save};
 use model::{Checkpoint, Extras, NetConfig, PolicyValueNet};
@@ -103,20 +103,19 @@ pub fn load_state(
     device: Device,
 ) -> Result<Restored, TrainError> {
     let Checkpoint { meta, net, extras } = load(path, Some(net_config), device)?;
-    let bad = |reason: String| TrainError::BadState { path: path.to_path_buf(), reason };
-    let number = |key: &str| -> Result<u64, TrainError> {
-        let text = extras.meta.get(key).ok_or_else(|| bad(format!("no `{key}` entry")))?;
-        text.parse().map_err(|_| bad(format!("`{key}` is `{text}`, not a number")))
+    let bad = |problem| TrainError::BadState { path: path.to_path_buf(), problem };
+    let entry = |key| extras.meta.get(key).ok_or_else(|| bad(StateError::MissingEntry { key }));
+    let number = |key| -> Result<u64, TrainError> {
+        let text = entry(key)?;
+        text.parse().map_err(|_| bad(StateError::NotANumber { key, text: text.clone() }))
     };
-    let shards_text =
-        extras.meta.get("train.shards").ok_or_else(|| bad("no `train.shards` entry".into()))?;
+    let shards_text = entry("train.shards")?;
     let state = TrainState {
         step: meta.step,
         optimizer_updates: number("train.optimizer_updates")?,
         rng: number("train.rng")?,
         skipped_steps: number("train.skipped_steps")?,
-        shards: serde_json::from_str(shards_text)
-            .map_err(|e| bad(format!("`train.shards`: {e}")))?,
+        shards: serde_json::from_str(shards_text).map_err(|e| bad(StateError::Shards(e)))?,
     };
     let mut optimizer = Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
     optimizer.load_state(&extras.tensors, state.optimizer_updates).map_err(bad)?;

@@ -71,8 +71,10 @@ pub enum StepOutcome {
     },
     /// The loss or gradient was not finite; nothing was updated.
     Skipped {
-        /// Which number was not finite.
-        reason: String,
+        /// The batch's total loss.
+        loss: f64,
+        /// The gradient norm before clipping (NaN when the loss was not finite).
+        grad_norm: f64,
     },
 }
 
@@ -244,7 +246,7 @@ impl Trainer {
             f64::NAN
         };
         if !grad_norm.is_finite() {
-            return self.skip(format!("loss {total}, gradient norm {grad_norm}"));
+            return self.skip(total, grad_norm);
         }
         self.optimizer.step(learning_rate(&self.config, self.step));
         self.step += 1;
@@ -267,7 +269,7 @@ impl Trainer {
         Ok(StepOutcome::Trained { loss: total })
     }
 
-    fn skip(&mut self, reason: String) -> Result<StepOutcome, TrainError> {
+    fn skip(&mut self, loss: f64, grad_norm: f64) -> Result<StepOutcome, TrainError> {
         self.optimizer.zero_grad();
         self.skipped += 1;
         self.bad_in_row += 1;
@@ -275,14 +277,15 @@ impl Trainer {
             return Err(TrainError::NonFinite {
                 step: self.step,
                 count: self.bad_in_row,
-                last: reason,
+                loss,
+                grad_norm,
                 checkpoint: self
                     .last_checkpoint
                     .as_ref()
                     .map_or("none yet".into(), |p| p.display().to_string()),
             });
         }
-        Ok(StepOutcome::Skipped { reason })
+        Ok(StepOutcome::Skipped { loss, grad_norm })
     }
 
     /// Writes the averages since the last point to TensorBoard.

@@ -1,6 +1,6 @@
 //! The alpha-beta player: the search crate's engine, limited by depth or time per move.
 
-use crate::error::ArenaError;
+use crate::error::{ArenaError, PlayerFailure};
 use crate::player::{Choice, Player};
 use draughts::Game;
 use search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit, WIN};
@@ -24,7 +24,7 @@ impl Player for AlphaBetaPlayer {
             self.engine.best_move(game, self.limit).ok_or_else(|| ArenaError::PlayerFailed {
                 player: "alphabeta".to_string(),
                 ply: game.ply(),
-                reason: "asked for a move in a lost position".to_string(),
+                source: PlayerFailure::NoMove,
             })?;
         Ok(Choice { mv: best.mv, value: Some(value_of_score(best.score)), pv: best.pv })
     }

@@ -43,7 +43,7 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
         ArenaError::PlayerFailed {
             player: self.name.clone(),
             ply: game.ply(),
-            reason: error.to_string(),
+            source: error.into(),
         }
     }
 

@@ -2,6 +2,7 @@
 //! No search; the value is the evaluator's at the start of the move.
 
 use crate::error::ArenaError;
+use crate::error::PlayerFailure;
 use crate::player::{Choice, Player};
 use draughts::{Game, Turn};
 use search::{EvalRequest, Evaluator};
@@ -33,7 +34,7 @@ impl<E: Evaluator + Send> Player for PolicyPlayer<E> {
                     ArenaError::PlayerFailed {
                         player: self.name.clone(),
                         ply: game.ply(),
-                        reason: "the evaluator returned no evaluation".into(),
+                        source: PlayerFailure::NoEvaluation,
                     }
                 })?;
             value.get_or_insert(eval.value);

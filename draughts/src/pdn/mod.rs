@@ -100,7 +100,7 @@ pub enum PdnError {
         message: String,
     },
     /// The `FEN` tag is not a valid FEN.
-    #[error("PDN game {game}, line {line}, column {column}: bad FEN tag: {source}")]
+    #[error("PDN game {game}, line {line}, column {column}: bad FEN tag")]
     Fen {
         /// Game number in the file, from 1.
         game: usize,
@@ -112,7 +112,7 @@ pub enum PdnError {
         source: FenError,
     },
     /// A move is not legal or not move text.
-    #[error("PDN game {game}, line {line}, column {column}, move {move_number}: {source}")]
+    #[error("PDN game {game}, line {line}, column {column}, move {move_number}")]
     Move {
         /// Game number in the file, from 1.
         game: usize,

@@ -71,7 +71,7 @@ pub fn save(
     header.insert(CRC_KEY.to_string(), format!("{crc:08x}"));
     let header: HashMap<String, String> = header.into_iter().collect();
     let bytes = safetensors::serialize(tensors.iter().map(|(n, t)| (n.as_str(), t)), &Some(header))
-        .map_err(|e| ModelError::Save { path: path.to_path_buf(), reason: e.to_string() })?;
+        .map_err(|source| ModelError::Save { path: path.to_path_buf(), source })?;
     write_atomic(path, &bytes)?;
     Ok(meta)
 }

@@ -77,7 +77,7 @@ pub fn write_shard(
         return Err(ShardError::TooManySamples { count: samples.len(), max });
     }
     let payload = Records::encode_all(samples)
-        .map_err(|(index, reason)| ShardError::BadSample { index, reason })?;
+        .map_err(|(index, source)| ShardError::BadSample { index, source })?;
     let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len() + CRC_BYTES);
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -176,7 +176,7 @@ fn parse(path: &Path, mut bytes: Vec<u8>) -> Result<Shard, ShardError> {
     bytes.truncate(crc_at);
     bytes.drain(..HEADER_BYTES);
     let records = Records::parse(bytes, count as usize)
-        .map_err(|(index, reason)| ShardError::BadRecord { path: path_buf(), index, reason })?;
+        .map_err(|(index, source)| ShardError::BadRecord { path: path_buf(), index, source })?;
     Ok(Shard { path: path_buf(), header, records })
 }
 

@@ -19,7 +19,7 @@
 //! ```
 
 use crate::sample::Sample;
-use draughts::{Bitboard, Color, Observation, Position, Square, Step};
+use draughts::{Bitboard, Color, Observation, Position, PositionError, Square, Step};
 
 /// Bytes of a record before its policy entries.
 pub const FIXED_BYTES: usize = 27;
@@ -32,26 +32,98 @@ const FLAG_CAPTURING: u8 = 4;
 const VALUE_SCALE: f32 = i16::MAX as f32;
 const PROB_SCALE: f32 = u16::MAX as f32;
 
+/// Why a sample cannot be encoded, or why encoded bytes are not a record.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RecordError {
+    /// The search value is NaN or infinite.
+    #[error("search value {value} is not finite")]
+    SearchValue {
+        /// The value.
+        value: f32,
+    },
+    /// The result is not 1, 0 or -1.
+    #[error("result {result} is not 1, 0 or -1")]
+    Result {
+        /// The result.
+        result: i8,
+    },
+    /// A policy index is listed twice.
+    #[error("policy index {index} appears twice")]
+    DuplicateIndex {
+        /// The index.
+        index: u8,
+    },
+    /// A policy index is not below 128 or a probability is not in 0..=1.
+    #[error("policy entry ({index}, {probability}) is out of range")]
+    PolicyEntry {
+        /// The policy index.
+        index: u8,
+        /// Its probability.
+        probability: f32,
+    },
+    /// Stored policy indices are out of range or not strictly increasing.
+    #[error("policy index {index} is out of range or out of order")]
+    PolicyOrder {
+        /// The first index out of place.
+        index: u8,
+    },
+    /// The payload is larger than the `u32` offsets can address.
+    #[error("{len} payload bytes are more than a shard may hold")]
+    PayloadTooLarge {
+        /// Bytes of payload.
+        len: usize,
+    },
+    /// Bytes remain after the last record.
+    #[error("{extra} bytes follow the last sample")]
+    TrailingBytes {
+        /// How many.
+        extra: usize,
+    },
+    /// The payload ends before the record's fixed fields do.
+    #[error("the payload ends inside the sample")]
+    Truncated,
+    /// The payload ends inside the record's policy entries.
+    #[error("the payload ends inside the sample's policy")]
+    TruncatedPolicy,
+    /// The stored squares are not a position.
+    #[error("not a position")]
+    Position(#[source] PositionError),
+    /// Flag bits this format does not define are set.
+    #[error("unknown flags {flags:#04x}")]
+    Flags {
+        /// The flags byte.
+        flags: u8,
+    },
+    /// The capturing piece's square is out of range, or set while no capture is in progress.
+    #[error("capturing-piece square {square} does not match the flags {flags:#04x}")]
+    MovingPiece {
+        /// The stored square index.
+        square: u8,
+        /// The flags byte.
+        flags: u8,
+    },
+}
+
 /// Appends the encoding of `sample` to `out`, or says what makes it unwritable.
-pub fn encode(sample: &Sample, out: &mut Vec<u8>) -> Result<(), String> {
+pub fn encode(sample: &Sample, out: &mut Vec<u8>) -> Result<(), RecordError> {
     let obs = &sample.observation;
     let pos = &obs.position;
     if !sample.search_value.is_finite() {
-        return Err(format!("search value {} is not finite", sample.search_value));
+        return Err(RecordError::SearchValue { value: sample.search_value });
     }
     if !(-1..=1).contains(&sample.result) {
-        return Err(format!("result {} is not 1, 0 or -1", sample.result));
+        return Err(RecordError::Result { result: sample.result });
     }
     let mut policy = sample.policy.clone();
     policy.sort_unstable_by_key(|&(index, _)| index);
     if let Some(w) = policy.windows(2).find(|w| w[0].0 == w[1].0) {
-        return Err(format!("policy index {} appears twice", w[0].0));
+        return Err(RecordError::DuplicateIndex { index: w[0].0 });
     }
-    if let Some(&(index, p)) = policy
+    if let Some(&(index, probability)) = policy
         .iter()
         .find(|&&(index, p)| index as usize >= Step::INDEX_COUNT || !(0.0..=1.0).contains(&p))
     {
-        return Err(format!("policy entry ({index}, {p}) is out of range"));
+        return Err(RecordError::PolicyEntry { index, probability });
     }
     let mut flags = 0;
     if pos.side_to_move() == Color::White {
@@ -94,12 +166,9 @@ pub struct Records {
 impl Records {
     /// Checks that `bytes` holds exactly `count` well-formed records and indexes them.
     /// On failure: the index of the first bad record and what is wrong with it.
-    pub fn parse(mut bytes: Vec<u8>, count: usize) -> Result<Records, (usize, String)> {
+    pub fn parse(mut bytes: Vec<u8>, count: usize) -> Result<Records, (usize, RecordError)> {
         if bytes.len() > u32::MAX as usize {
-            return Err((
-                0,
-                format!("{} payload bytes are more than a shard may hold", bytes.len()),
-            ));
+            return Err((0, RecordError::PayloadTooLarge { len: bytes.len() }));
         }
         // The caller has checked that `count` records of at least FIXED_BYTES fit in `bytes`.
         let mut offsets = Vec::with_capacity(count);
@@ -111,14 +180,14 @@ impl Records {
             at += len;
         }
         if at != bytes.len() {
-            return Err((count, format!("{} bytes follow the last sample", bytes.len() - at)));
+            return Err((count, RecordError::TrailingBytes { extra: bytes.len() - at }));
         }
         bytes.shrink_to_fit();
         Ok(Records { bytes, offsets })
     }
 
     /// Encodes `samples`, or names the first one that cannot be written.
-    pub fn encode_all(samples: &[Sample]) -> Result<Vec<u8>, (usize, String)> {
+    pub fn encode_all(samples: &[Sample]) -> Result<Vec<u8>, (usize, RecordError)> {
         let mut out = Vec::with_capacity(samples.len() * (FIXED_BYTES + 8 * ENTRY_BYTES));
         for (index, sample) in samples.iter().enumerate() {
             encode(sample, &mut out).map_err(|reason| (index, reason))?;
@@ -230,36 +299,34 @@ impl<'a> RecordView<'a> {
 }
 
 /// Checks the record at the start of `bytes` and returns its length.
-fn validate(bytes: &[u8]) -> Result<usize, String> {
+fn validate(bytes: &[u8]) -> Result<usize, RecordError> {
     if bytes.len() < FIXED_BYTES {
-        return Err("the payload ends inside the sample".into());
+        return Err(RecordError::Truncated);
     }
     let len = FIXED_BYTES + bytes[26] as usize * ENTRY_BYTES;
     if bytes.len() < len {
-        return Err("the payload ends inside the sample's policy".into());
+        return Err(RecordError::TruncatedPolicy);
     }
     let view = RecordView { bytes };
     let (black, white, kings) = (view.bitboard_at(0), view.bitboard_at(4), view.bitboard_at(8));
-    Position::new(black, white, kings, Color::Black).map_err(|e| e.to_string())?;
+    Position::new(black, white, kings, Color::Black).map_err(RecordError::Position)?;
     let flags = bytes[16];
     if flags & !(FLAG_WHITE | FLAG_FULL | FLAG_CAPTURING) != 0 {
-        return Err(format!("unknown flags {flags:#04x}"));
+        return Err(RecordError::Flags { flags });
     }
-    let moving = bytes[17];
-    if (flags & FLAG_CAPTURING != 0 && moving as usize >= Square::COUNT)
-        || (flags & FLAG_CAPTURING == 0 && moving != 0)
+    let square = bytes[17];
+    if (flags & FLAG_CAPTURING != 0 && square as usize >= Square::COUNT)
+        || (flags & FLAG_CAPTURING == 0 && square != 0)
     {
-        return Err(format!(
-            "capturing-piece square {moving} does not match the flags {flags:#04x}"
-        ));
+        return Err(RecordError::MovingPiece { square, flags });
     }
     if !(-1..=1).contains(&view.result()) {
-        return Err(format!("result {} is not 1, 0 or -1", view.result()));
+        return Err(RecordError::Result { result: view.result() });
     }
     let mut previous = None;
     for (index, _) in view.policy() {
         if index as usize >= Step::INDEX_COUNT || previous.is_some_and(|p| p >= index) {
-            return Err(format!("policy index {index} is out of range or out of order"));
+            return Err(RecordError::PolicyOrder { index });
         }
         previous = Some(index);
     }
@@ -306,7 +373,10 @@ mod tests {
     fn unwritable_samples_are_named() {
         let mut s = sample();
         s.policy.push((3, 0.0));
-        assert!(Records::encode_all(&[sample(), s]).unwrap_err().1.contains("twice"));
+        assert_eq!(
+            Records::encode_all(&[sample(), s]).unwrap_err(),
+            (1, RecordError::DuplicateIndex { index: 3 })
+        );
         let mut s = sample();
         s.search_value = f32::NAN;
         assert_eq!(Records::encode_all(&[s]).unwrap_err().0, 0);
