@@ -52,7 +52,7 @@ fn divide(position: &Position, depth: u32, counter: PerftCounter) -> u64 {
     let mut reached: Vec<(Position, String)> = Vec::new();
     let mut total = 0;
     for mv in position.legal_moves() {
-        let next = position.play(mv);
+        let next = position.play_unchecked(mv);
         let same =
             reached.iter().find(|(p, _)| *p == next && mv.is_capture()).map(|(_, m)| m.clone());
         match (counter, same) {

@@ -219,7 +219,7 @@ impl Game {
         };
         self.hashes.push(self.position.hash_after(self.hash(), mv));
         self.no_progress.push(progress);
-        self.position = self.position.play(mv);
+        self.position = self.position.play_unchecked(mv);
         self.moves.push(mv);
     }
 

@@ -11,7 +11,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         1 => pos.count_legal_moves(),
         _ => {
             let mut n = 0;
-            pos.for_each_legal_move(|mv| n += perft(&pos.play(mv), depth - 1));
+            pos.for_each_legal_move(|mv| n += perft(&pos.play_unchecked(mv), depth - 1));
             n
         }
     }
@@ -30,7 +30,7 @@ pub fn perft_unique(pos: &Position, depth: u32) -> u64 {
     let mut seen: SmallVec<[Position; 16]> = SmallVec::new();
     let mut n = 0;
     pos.for_each_legal_move(|mv| {
-        let next = pos.play(mv);
+        let next = pos.play_unchecked(mv);
         if mv.is_capture() {
             if seen.contains(&next) {
                 return;

@@ -1,11 +1,13 @@
 //! A position: men and kings of each side on bitboards, and the side to move.
 
 use crate::bitboard::Bitboard;
+use crate::game::IllegalMove;
 use crate::moves::{Move, MoveList};
 use crate::square::{Color, Square};
 use std::fmt;
 
-/// A board position with the side to move. 16 bytes, `Copy`; moves are made by copy ([`Position::play`]).
+/// A board position with the side to move. 16 bytes, `Copy`; moves are made by copy
+/// ([`Position::play`], or [`Position::play_unchecked`] on the hot path).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     /// All pieces (men and kings) of each side, indexed by [`Color::index`].
@@ -134,9 +136,26 @@ impl Position {
         next
     }
 
-    /// The position after `mv`, which must be legal here.
-    #[inline]
+    /// The position after `mv`. Panics when `mv` is not a legal move here; see
+    /// [`Position::try_play`] to handle that, and [`Position::play_unchecked`] for moves known to
+    /// be legal (the hot path).
     pub fn play(&self, mv: Move) -> Position {
+        self.try_play(mv).unwrap_or_else(|e| panic!("Position::play: {e}:\n{self}"))
+    }
+
+    /// The position after `mv`, or an error when `mv` is not a legal move here.
+    pub fn try_play(&self, mv: Move) -> Result<Position, IllegalMove> {
+        if self.legal_moves().contains(&mv) {
+            Ok(self.play_unchecked(mv))
+        } else {
+            Err(IllegalMove { mv })
+        }
+    }
+
+    /// The position after `mv`, which must be legal here (generated from this position, or
+    /// checked): nothing is checked, and an illegal move gives a meaningless position.
+    #[inline]
+    pub fn play_unchecked(&self, mv: Move) -> Position {
         let us = self.side_to_move.index();
         let them = 1 - us;
         let from = Bitboard::from_square(mv.from());

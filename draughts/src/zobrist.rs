@@ -48,7 +48,7 @@ impl Position {
         })
     }
 
-    /// The hash of `self.play(mv)`, updated from `hash` (the hash of `self`) without recomputing.
+    /// The hash of `self.play_unchecked(mv)`, updated from `hash` (the hash of `self`) without recomputing.
     #[inline]
     pub fn hash_after(&self, hash: u64, mv: Move) -> u64 {
         let us = self.side_to_move();
@@ -83,7 +83,7 @@ mod tests {
             seed = splitmix64(seed).1;
             let mv = moves[(seed % moves.len() as u64) as usize];
             hash = pos.hash_after(hash, mv);
-            pos = pos.play(mv);
+            pos = pos.play_unchecked(mv);
             assert_eq!(hash, pos.hash());
         }
     }

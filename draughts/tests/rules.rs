@@ -2,7 +2,8 @@
 
 use crate::support::{fen, move_texts};
 use draughts::{
-    perft, perft_unique, Color, DrawReason, DrawRules, Game, Outcome, Square, WinReason,
+    perft, perft_unique, Color, DrawReason, DrawRules, Game, IllegalMove, Outcome, Position,
+    Square, WinReason,
 };
 
 fn sq(n: u8) -> Square {
@@ -154,4 +155,17 @@ fn unique_perft_merges_only_capture_paths_to_one_position() {
         assert_eq!(perft_unique(&start, depth), perft(&start, depth), "depth {depth}");
     }
     assert!(perft_unique(&start, 9) <= perft(&start, 9));
+}
+
+#[test]
+fn a_move_of_another_position_is_refused_by_the_checked_forms() {
+    let start = Position::start();
+    let elsewhere = fen("W:W21,22:B1,2").legal_moves()[0];
+    assert!(!start.legal_moves().contains(&elsewhere));
+    assert_eq!(start.try_play(elsewhere), Err(IllegalMove { mv: elsewhere }));
+    let legal = start.legal_moves()[0];
+    assert_eq!(start.try_play(legal), Ok(start.play_unchecked(legal)));
+    let panic = std::panic::catch_unwind(|| start.play(elsewhere)).unwrap_err();
+    let message = panic.downcast_ref::<String>().expect("a formatted panic message");
+    assert!(message.contains("is not a legal move"), "{message}");
 }

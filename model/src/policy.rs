@@ -80,7 +80,7 @@ mod tests {
                 );
                 let mut ends: HashMap<_, HashSet<Position>> = HashMap::new();
                 for (mv, _) in &paths {
-                    ends.entry(mv.from()).or_default().insert(obs.position.play(*mv));
+                    ends.entry(mv.from()).or_default().insert(obs.position.play_unchecked(*mv));
                 }
                 multi_path_squares +=
                     ends.values().filter(|e| e.len() > 1 && turn.moves()[0].is_capture()).count();

@@ -99,7 +99,7 @@ impl Decision {
                 (Decision { path, from, taken: self.taken + 1, ..*self }, turn)
             }
             Some(mv) => {
-                let position = self.position.play(mv);
+                let position = self.position.play_unchecked(mv);
                 let decision = Decision {
                     position,
                     hash: self.position.hash_after(self.hash, mv),

@@ -59,7 +59,7 @@ impl Search {
             .map(|&mv| {
                 let before = hash;
                 hash = position.hash_after(hash, mv);
-                position = position.play(mv);
+                position = position.play_unchecked(mv);
                 before
             })
             .collect();

@@ -109,7 +109,7 @@ fn moves_of_steps(position: Position, steps: &[Step]) -> Vec<Move> {
         match turn.take(step) {
             Ok(Some(mv)) => {
                 moves.push(mv);
-                turn = Turn::new(turn.position().play(mv));
+                turn = Turn::new(turn.position().play_unchecked(mv));
             }
             Ok(None) => {}
             Err(_) => break,

@@ -95,7 +95,7 @@ impl GameReader {
             move_number: self.game.move_number(self.game.moves.len()),
             source,
         })?;
-        self.position = self.position.play(mv);
+        self.position = self.position.play_unchecked(mv);
         self.game.moves.push(mv);
         Ok(())
     }

@@ -196,7 +196,7 @@ impl AlphaBeta {
         let original_alpha = alpha;
         let mut best: Option<(Move, i32)> = None;
         for mv in moves {
-            let child = position.play(mv);
+            let child = position.play_unchecked(mv);
             self.push(position, hash, mv);
             let score = -self.negamax(
                 &child,
