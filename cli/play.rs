@@ -9,7 +9,7 @@ use crate::match_cmd::NetArgs;
 use anyhow::{Context, Result};
 use arena::{Contestant, Entrant, Player, PlayerSpec};
 use clap::Args;
-use draughts::{Color, DrawReason, DrawRules, Game, Move, Outcome, Position, Square, WinReason};
+use draughts::{Color, DrawReason, DrawRules, Game, Move, Outcome, Position, WinReason};
 use std::io::{BufRead, Write};
 
 #[derive(Args)]
@@ -203,45 +203,10 @@ fn draw(out: &mut impl Write, game: &Game, you: Color, engine_name: &str) -> Res
     writeln!(
         out,
         "\n{}\n{side:?} to move ({who}), move {}\n",
-        board(game.position(), you),
+        game.position().diagram(you),
         game.ply() / 2 + 1
     )?;
     Ok(())
-}
-
-/// The board as [`Position`]'s `Display` draws it (`b`/`w` men, `B`/`W` kings, `.` empty), spaced
-/// out, with each dark square's PDN number beside it in the same layout. `Display` draws it from
-/// White's side; for Black it is turned round, so `you` always sit at the bottom.
-fn board(position: &Position, you: Color) -> String {
-    let turned = you == Color::Black;
-    let drawn = position.to_string();
-    let mut rows: Vec<String> = drawn
-        .lines()
-        .take(8)
-        .zip(0u8..)
-        .map(|(line, row)| {
-            let mut cells: Vec<(char, String)> =
-                line.chars().zip(0u8..).map(|(c, col)| (c, square_number(row, col))).collect();
-            if turned {
-                cells.reverse();
-            }
-            let pieces: String = cells.iter().map(|(c, _)| format!("{c:>2}")).collect();
-            let numbers: String = cells.iter().map(|(_, n)| format!("{n:>2}")).collect();
-            format!("{pieces}      {numbers}").trim_end().to_string()
-        })
-        .collect();
-    if turned {
-        rows.reverse();
-    }
-    rows.join("\n")
-}
-
-/// The PDN number of the square at `row`, `col` of the 8x8 board, or nothing on a light square.
-fn square_number(row: u8, col: u8) -> String {
-    if (row + col) % 2 == 0 {
-        return String::new();
-    }
-    Square::new(row * 4 + col / 2).map_or_else(String::new, |sq| sq.to_string())
 }
 
 /// How the game ended, in words, from `you`'s side.
@@ -367,18 +332,5 @@ mod tests {
         let engine = out.find("Black (alphabeta:1) plays ").expect(&out);
         assert!(out.find("your move> ").expect(&out) > engine, "{out}");
         assert!(out.contains("White to move (you), move 1"), "{out}");
-    }
-
-    #[test]
-    fn the_board_shows_square_numbers_from_the_players_side() {
-        let white = board(&Position::start(), Color::White);
-        let rows: Vec<&str> = white.lines().collect();
-        assert_eq!(rows.len(), 8);
-        assert_eq!(rows[0], "   b   b   b   b         1   2   3   4");
-        assert_eq!(rows[3], " .   .   .   .        13  14  15  16");
-        assert_eq!(rows[7], " w   w   w   w        29  30  31  32");
-        let black = board(&Position::start(), Color::Black);
-        assert_eq!(black.lines().next(), Some("   w   w   w   w        32  31  30  29"));
-        assert_eq!(black.lines().last(), Some(" b   b   b   b         4   3   2   1"));
     }
 }

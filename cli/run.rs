@@ -5,23 +5,18 @@
 use crate::budget::{exhausted, games_for_phase, Progress};
 use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
-use crate::run_state::{ensure_best, open_run, set_cpu_threads};
+use crate::run_state::{ensure_best, set_cpu_threads, RunDirArgs};
 use crate::selfplay::{describe, play_games};
 use crate::train::{open_trainer, train_paid_steps, warn_damaged};
 use anyhow::Result;
 use clap::Args;
 use selfplay::run_dir::RunDir;
-use std::path::PathBuf;
 use train::{SelfPlayFigures, TbLogger};
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// Config of a new run; an existing run uses its own copy.
-    #[arg(long)]
-    config: Option<PathBuf>,
-    /// The run directory (created if new, resumed if not).
-    #[arg(long, default_value = "checkpoints/default")]
-    run_dir: PathBuf,
+    #[command(flatten)]
+    run: RunDirArgs,
     /// Override the budget: total training steps.
     #[arg(long)]
     train_steps: Option<u64>,
@@ -35,7 +30,7 @@ pub struct RunArgs {
 
 pub fn run(args: RunArgs) -> Result<()> {
     interrupt::install();
-    let (run, mut config) = open_run(&args.run_dir, args.config.as_deref())?;
+    let (run, mut config) = args.run.open()?;
     let budget = &mut config.budget;
     budget.train_steps = args.train_steps.unwrap_or(budget.train_steps);
     budget.selfplay_games = args.selfplay_games.unwrap_or(budget.selfplay_games);

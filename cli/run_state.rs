@@ -8,6 +8,24 @@ use selfplay::run_dir::{BestNet, RunDir};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// The run directory and config flags that `run`, `selfplay` and `train` share.
+#[derive(clap::Args)]
+pub struct RunDirArgs {
+    /// The run directory (created if new, resumed if not).
+    #[arg(long, default_value = "checkpoints/default")]
+    pub run_dir: PathBuf,
+    /// Config of a new run (default: configs/default.toml); an existing run uses its own copy.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+impl RunDirArgs {
+    /// Opens the run they name (see [`open_run`]).
+    pub fn open(&self) -> Result<(RunDir, RunConfig)> {
+        open_run(&self.run_dir, self.config.as_deref())
+    }
+}
+
 /// Opens the run at `run_dir`. A new run takes `config` (or `configs/default.toml`) and keeps a copy;
 /// an existing run uses its own copy, and a `config` given too must say the same (budgets aside).
 pub fn open_run(run_dir: &Path, config: Option<&Path>) -> Result<(RunDir, RunConfig)> {

@@ -3,21 +3,16 @@
 
 use crate::interrupt;
 use crate::progress;
-use crate::run_state::{ensure_best, load_inference, open_run, set_cpu_threads};
+use crate::run_state::{ensure_best, load_inference, set_cpu_threads, RunDirArgs};
 use anyhow::Result;
 use clap::Args;
 use selfplay::run_dir::{BestNet, RunDir};
 use selfplay::{NetEvaluator, Session, SessionReport, SessionTotals};
-use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct SelfplayArgs {
-    /// The run directory (created if new).
-    #[arg(long)]
-    run_dir: PathBuf,
-    /// Config for a new run (default: configs/default.toml); an existing run uses its own.
-    #[arg(long)]
-    config: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunDirArgs,
     /// Games to play (default: the config's games per generation).
     #[arg(long)]
     games: Option<u64>,
@@ -28,7 +23,7 @@ pub struct SelfplayArgs {
 
 pub fn run(args: SelfplayArgs) -> Result<()> {
     interrupt::install();
-    let (run, mut config) = open_run(&args.run_dir, args.config.as_deref())?;
+    let (run, mut config) = args.run.open()?;
     if let Some(workers) = args.workers {
         config.selfplay.workers = workers;
         config.validate()?;

@@ -4,22 +4,17 @@
 use crate::config::RunConfig;
 use crate::interrupt;
 use crate::progress;
-use crate::run_state::open_run;
+use crate::run_state::RunDirArgs;
 use anyhow::{bail, Result};
 use clap::Args;
 use selfplay::run_dir::RunDir;
-use std::path::PathBuf;
 use std::time::Duration;
 use train::{StepOutcome, TrainPaths, Trainer};
 
 #[derive(Args)]
 pub struct TrainArgs {
-    /// The run directory.
-    #[arg(long)]
-    run_dir: PathBuf,
-    /// Config for a new run (default: configs/default.toml); an existing run uses its own.
-    #[arg(long)]
-    config: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunDirArgs,
     /// Stop after this many training steps in this call (default: all the data pays for).
     #[arg(long)]
     steps: Option<u64>,
@@ -30,7 +25,7 @@ pub struct TrainArgs {
 
 pub fn run(args: TrainArgs) -> Result<()> {
     interrupt::install();
-    let (run, config) = open_run(&args.run_dir, args.config.as_deref())?;
+    let (run, config) = args.run.open()?;
     crate::run_state::set_cpu_threads(&config, 1);
     let mut trainer = open_trainer(&run, &config)?;
     let limit = trainer.step().saturating_add(args.steps.unwrap_or(u64::MAX));

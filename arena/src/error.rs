@@ -94,16 +94,9 @@ pub enum ArenaError {
         /// The run directory's error, naming the file.
         source: selfplay::run_dir::RunDirError,
     },
-    /// A gate setting out of range.
-    #[error("gate config: `{field}` = {value} is invalid: {expected}")]
-    GateConfig {
-        /// The field of `[gate]`, dotted for `sprt` (e.g. `sprt.elo1`).
-        field: &'static str,
-        /// The value as configured.
-        value: String,
-        /// The range or rule it must meet.
-        expected: &'static str,
-    },
+    /// A setting of `[gate]` out of range (dotted for `sprt`, e.g. `sprt.elo1`).
+    #[error(transparent)]
+    GateConfig(#[from] support::Invalid),
     /// The ladder's anchor played no recorded game.
     #[error("Elo fit: the anchor `{anchor}` played no recorded game")]
     AnchorUnplayed {

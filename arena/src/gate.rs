@@ -14,6 +14,7 @@ use draughts::DrawRules;
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use support::check;
 
 /// Settings of a gate: the match a candidate net must win against the best net to replace it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -68,19 +69,6 @@ impl GateConfig {
             check("sprt.beta", sprt.beta, sprt.beta > 0.0 && sprt.beta < 0.5, "in (0, 0.5)")?;
         }
         Ok(())
-    }
-}
-
-fn check(
-    field: &'static str,
-    value: impl ToString,
-    ok: bool,
-    expected: &'static str,
-) -> Result<(), ArenaError> {
-    if ok {
-        Ok(())
-    } else {
-        Err(ArenaError::GateConfig { field, value: value.to_string(), expected })
     }
 }
 

@@ -6,6 +6,7 @@ use crate::fixture::Fixture;
 use crate::player::{Contestant, Player};
 use crate::record::ending;
 use draughts::{Color, DrawRules, Game, Outcome, PdnGame, Position};
+use support::mix;
 
 /// A finished game with who played it.
 #[derive(Clone, Debug)]
@@ -69,8 +70,9 @@ pub fn play_fixture(
     seed: u64,
 ) -> Result<PlayedGame, ArenaError> {
     let (black, white) = if fixture.a_is_black { (a, b) } else { (b, a) };
-    let game_seed = mix(seed, fixture.index as u64);
-    let mut players = [black.player(mix(game_seed, 0))?, white.player(mix(game_seed, 1))?];
+    // Items are counted from 1, as they always were: the same seed plays the same games.
+    let game_seed = mix(seed, fixture.index as u64 + 1);
+    let mut players = [black.player(mix(game_seed, 1))?, white.player(mix(game_seed, 2))?];
     let names = [black.name(), white.name()];
     let mut game = Game::new(Position::start(), rules);
     for &mv in &fixture.ballot.moves {
@@ -107,12 +109,4 @@ fn finish(
             fen: before.to_fen(),
         })?;
     }
-}
-
-/// A well-spread seed for item `i` of a stream seeded `seed` (SplitMix64's finaliser).
-fn mix(seed: u64, i: u64) -> u64 {
-    let mut z = seed ^ i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }

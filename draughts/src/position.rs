@@ -188,23 +188,68 @@ impl Position {
     }
 }
 
+/// The dark square at `row`, `col` of the 8x8 board (row 0 is Black's back rank), or `None` on a
+/// light square.
+fn square_at(row: u8, col: u8) -> Option<Square> {
+    if (row + col) % 2 == 0 {
+        None
+    } else {
+        Square::new(row * 4 + col / 2)
+    }
+}
+
+impl Position {
+    /// What the board shows at `row`, `col`: `b`/`w` men, `B`/`W` kings, `.` an empty dark square,
+    /// a space a light square.
+    fn cell(&self, row: u8, col: u8) -> char {
+        match square_at(row, col).map(|sq| self.piece_at(sq)) {
+            None => ' ',
+            Some(None) => '.',
+            Some(Some((Color::Black, false))) => 'b',
+            Some(Some((Color::Black, true))) => 'B',
+            Some(Some((Color::White, false))) => 'w',
+            Some(Some((Color::White, true))) => 'W',
+        }
+    }
+
+    /// The board for a person: the cells of [`Display`](fmt::Display) spaced out, each row
+    /// followed by the PDN numbers of its dark squares in the same layout, with `bottom`'s side
+    /// nearest the reader (the board turned round for Black). Eight lines, no side to move.
+    pub fn diagram(&self, bottom: Color) -> String {
+        let turned = bottom == Color::Black;
+        let mut rows: Vec<String> = (0..8u8)
+            .map(|row| {
+                let mut cols: Vec<u8> = (0..8).collect();
+                if turned {
+                    cols.reverse();
+                }
+                let pieces: String =
+                    cols.iter().map(|&col| format!("{:>2}", self.cell(row, col))).collect();
+                let numbers: String = cols
+                    .iter()
+                    .map(|&col| {
+                        format!(
+                            "{:>2}",
+                            square_at(row, col).map_or(String::new(), |sq| sq.to_string())
+                        )
+                    })
+                    .collect();
+                format!("{pieces}      {numbers}").trim_end().to_string()
+            })
+            .collect();
+        if turned {
+            rows.reverse();
+        }
+        rows.join("\n")
+    }
+}
+
 /// Draws the board, Black's back rank on top: `b`/`w` men, `B`/`W` kings, `.` empty dark squares.
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in 0..8u8 {
             for col in 0..8u8 {
-                let c = if (row + col) % 2 == 0 {
-                    ' '
-                } else {
-                    match self.piece_at(Square::new(row * 4 + col / 2).expect("on board")) {
-                        None => '.',
-                        Some((Color::Black, false)) => 'b',
-                        Some((Color::Black, true)) => 'B',
-                        Some((Color::White, false)) => 'w',
-                        Some((Color::White, true)) => 'W',
-                    }
-                };
-                write!(f, "{c}")?;
+                write!(f, "{}", self.cell(row, col))?;
             }
             writeln!(f)?;
         }
@@ -216,5 +261,23 @@ impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Position")?;
         fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_diagram_shows_square_numbers_from_the_readers_side() {
+        let white = Position::start().diagram(Color::White);
+        let rows: Vec<&str> = white.lines().collect();
+        assert_eq!(rows.len(), 8);
+        assert_eq!(rows[0], "   b   b   b   b         1   2   3   4");
+        assert_eq!(rows[3], " .   .   .   .        13  14  15  16");
+        assert_eq!(rows[7], " w   w   w   w        29  30  31  32");
+        let black = Position::start().diagram(Color::Black);
+        assert_eq!(black.lines().next(), Some("   w   w   w   w        32  31  30  29"));
+        assert_eq!(black.lines().last(), Some(" b   b   b   b         4   3   2   1"));
     }
 }

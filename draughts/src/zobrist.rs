@@ -4,31 +4,22 @@ use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::{Color, Square};
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use support::SplitMix64;
 
 /// Keys indexed by `[color][is_king][square]`.
 const fn build_keys() -> [[[u64; 32]; 2]; 2] {
     let mut keys = [[[0; 32]; 2]; 2];
-    let mut state = 0x00C0_FFEE_D1A6_0A15;
+    let mut rng = SplitMix64::new(0x00C0_FFEE_D1A6_0A15);
     let mut i = 0;
     while i < 128 {
-        let (next, key) = splitmix64(state);
-        state = next;
-        keys[i / 64][(i / 32) % 2][i % 32] = key;
+        keys[i / 64][(i / 32) % 2][i % 32] = rng.next_u64();
         i += 1;
     }
     keys
 }
 
 static PIECE_KEYS: [[[u64; 32]; 2]; 2] = build_keys();
-const WHITE_TO_MOVE: u64 = splitmix64(0x5EED).1;
+const WHITE_TO_MOVE: u64 = SplitMix64::new(0x5EED).next_u64();
 
 #[inline]
 fn key(color: Color, king: bool, sq: Square) -> u64 {
@@ -72,7 +63,7 @@ mod tests {
     fn incremental_hash_equals_recomputed_along_games() {
         let mut pos = Position::start();
         let mut hash = pos.hash();
-        let mut seed = 7u64;
+        let mut rng = SplitMix64::new(7);
         for _ in 0..2000 {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -80,8 +71,7 @@ mod tests {
                 hash = pos.hash();
                 continue;
             }
-            seed = splitmix64(seed).1;
-            let mv = moves[(seed % moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len() as u64) as usize];
             hash = pos.hash_after(hash, mv);
             pos = pos.play_unchecked(mv);
             assert_eq!(hash, pos.hash());

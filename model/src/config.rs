@@ -62,12 +62,7 @@ impl NetConfig {
             ("value_hidden", self.value_hidden, 4096),
         ];
         for (field, value, max) in checks {
-            if value == 0 || value > max {
-                return Err(ModelError::Config {
-                    field,
-                    problem: format!("is {value}, must be in 1..={max}"),
-                });
-            }
+            support::check(field, value, (1..=max).contains(&value), &format!("in 1..={max}"))?;
         }
         Ok(())
     }

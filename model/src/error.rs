@@ -66,14 +66,9 @@ pub enum ModelError {
         /// What does not fit, with the expected and found dtype or shape.
         problem: String,
     },
-    /// A net setting out of range.
-    #[error("net config: `{field}` {problem}")]
-    Config {
-        /// The field of `[net]`.
-        field: &'static str,
-        /// The value and its allowed range.
-        problem: String,
-    },
+    /// A setting of `[net]` out of range.
+    #[error(transparent)]
+    Config(#[from] support::Invalid),
     /// A device that cannot be parsed or is not there.
     #[error("device `{spec}`: {problem}")]
     Device {

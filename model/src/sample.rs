@@ -3,23 +3,7 @@
 
 use draughts::{DrawRules, Game, Observation, Position, Turn};
 use std::ops::ControlFlow;
-
-/// SplitMix64: a tiny seeded generator, enough to pick random steps.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use support::SplitMix64;
 
 /// Plays up to `games` games of uniformly random steps and calls `visit` at every decision point,
 /// before the step is chosen. `visit` may stop the walk early with `ControlFlow::Break`.
@@ -28,7 +12,7 @@ pub fn for_each_decision(
     games: usize,
     mut visit: impl FnMut(&Observation, &Turn) -> ControlFlow<()>,
 ) {
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     for _ in 0..games {
         let mut game = Game::new(Position::start(), DrawRules::default());
         while game.outcome().is_none() {
@@ -38,7 +22,7 @@ pub fn for_each_decision(
                     return;
                 }
                 let steps = turn.legal_steps();
-                let step = steps[rng.below(steps.len())];
+                let step = steps[rng.below(steps.len() as u64) as usize];
                 if let Some(mv) = turn.take(step).expect("a listed step is legal") {
                     game.play_unchecked(mv);
                     break;

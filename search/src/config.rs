@@ -2,6 +2,7 @@
 //! randomisation and resignation, deserialised from TOML/JSON and validated once.
 
 use serde::{Deserialize, Serialize};
+use support::check;
 
 /// Everything the MCTS and the self-play game driver read. Every field has a default, so a config
 /// file names only what it changes; unknown fields are rejected.
@@ -72,17 +73,8 @@ pub struct Resignation {
     pub disabled_share: f32,
 }
 
-/// A config value out of its range.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("mcts config: `{field}` = {value} is invalid: {expected}")]
-pub struct ConfigError {
-    /// Dotted path of the field, e.g. `playout_cap.cheap_visits`.
-    pub field: &'static str,
-    /// The value as configured.
-    pub value: String,
-    /// The range or rule the value must meet.
-    pub expected: &'static str,
-}
+/// A setting of [`MctsConfig`] out of its range (the field dotted, e.g. `playout_cap.cheap_visits`).
+pub use support::Invalid as ConfigError;
 
 /// What one search is asked to do: reach `visits` root visits (a reused subtree counts), with or
 /// without Dirichlet noise on the root priors.
@@ -220,19 +212,6 @@ impl MctsConfig {
 
 fn is_in(value: f32, low: f32, high: f32) -> bool {
     (low..=high).contains(&value)
-}
-
-fn check(
-    field: &'static str,
-    value: impl ToString,
-    ok: bool,
-    expected: &'static str,
-) -> Result<(), ConfigError> {
-    if ok {
-        Ok(())
-    } else {
-        Err(ConfigError { field, value: value.to_string(), expected })
-    }
 }
 
 #[cfg(test)]

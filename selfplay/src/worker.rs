@@ -156,12 +156,9 @@ pub fn run_worker(
     Ok(stats)
 }
 
-/// The seed of game `number` under the run seed `seed` (SplitMix64 of their mix).
+/// The seed of game `number` under the run seed `seed`.
 pub fn game_seed(seed: u64, number: u64) -> u64 {
-    let mut z = seed ^ number.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    support::mix(seed, number)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::audit::{audit, Audit};
 use super::{arg, assert_no_panic, checkers_zero};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
-use train::rng::SplitMix64;
+use support::SplitMix64;
 
 const KILLS: usize = 24;
 const GAMES: u64 = 240;

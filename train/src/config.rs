@@ -15,6 +15,7 @@
 
 use crate::error::TrainError;
 use serde::{Deserialize, Serialize};
+use support::Invalid;
 
 /// The trainer's configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -179,70 +180,63 @@ pub enum ScheduleConfig {
 impl TrainConfig {
     /// Checks every field's range; the error names the first bad field.
     pub fn validate(&self) -> Result<(), TrainError> {
-        let bad = |field: &'static str, problem: String| Err(TrainError::Config { field, problem });
+        let bad = |field, value: &dyn std::fmt::Display, expected: &str| {
+            Err(TrainError::Config(Invalid::new(field, value, expected)))
+        };
         let unit = |x: f64| (0.0..=1.0).contains(&x);
         let positive = |x: f64| x.is_finite() && x > 0.0;
         let non_negative = |x: f64| x.is_finite() && x >= 0.0;
         if self.batch_size == 0 || self.batch_size > 1 << 16 {
-            return bad("batch_size", format!("is {}, must be in 1..=65536", self.batch_size));
+            return bad("batch_size", &self.batch_size, "in 1..=65536");
         }
         if !positive(self.reuse) {
-            return bad("reuse", format!("is {}, must be > 0", self.reuse));
+            return bad("reuse", &self.reuse, "> 0");
         }
         let w = &self.window;
         if w.min == 0 || w.max < w.min {
-            return bad(
-                "window.min",
-                format!("is {}, must be in 1..=window.max ({})", w.min, w.max),
-            );
+            return bad("window.min", &w.min, &format!("in 1..=window.max ({})", w.max));
         }
         if !(positive(w.exponent) && w.exponent <= 1.0) {
-            return bad("window.exponent", format!("is {}, must be in (0, 1]", w.exponent));
+            return bad("window.exponent", &w.exponent, "in (0, 1]");
         }
         if !non_negative(w.growth) {
-            return bad("window.growth", format!("is {}, must be >= 0", w.growth));
+            return bad("window.growth", &w.growth, ">= 0");
         }
         if self.min_positions < self.batch_size {
-            return bad(
-                "min_positions",
-                format!(
-                    "is {}, must be at least batch_size ({})",
-                    self.min_positions, self.batch_size
-                ),
-            );
+            let expected = format!("at least batch_size ({})", self.batch_size);
+            return bad("min_positions", &self.min_positions, &expected);
         }
         match self.optimizer {
             OptimizerConfig::Sgd { momentum, .. } if !(unit(momentum) && momentum < 1.0) => {
-                return bad("optimizer.momentum", format!("is {momentum}, must be in [0, 1)"));
+                return bad("optimizer.momentum", &momentum, "in [0, 1)");
             }
             OptimizerConfig::AdamW { beta1, beta2, eps } => {
                 for (field, beta) in [("optimizer.beta1", beta1), ("optimizer.beta2", beta2)] {
                     if !(unit(beta) && beta < 1.0) {
-                        return bad(field, format!("is {beta}, must be in [0, 1)"));
+                        return bad(field, &beta, "in [0, 1)");
                     }
                 }
                 if !positive(eps) {
-                    return bad("optimizer.eps", format!("is {eps}, must be > 0"));
+                    return bad("optimizer.eps", &eps, "> 0");
                 }
             }
             OptimizerConfig::Sgd { .. } => {}
         }
         if !positive(self.learning_rate) {
-            return bad("learning_rate", format!("is {}, must be > 0", self.learning_rate));
+            return bad("learning_rate", &self.learning_rate, "> 0");
         }
         match self.schedule {
             ScheduleConfig::Step { every, factor }
                 if every == 0 || !(positive(factor) && factor <= 1.0) =>
             {
-                return bad(
-                    "schedule",
-                    format!("step every {every} by {factor}: every must be > 0, factor in (0, 1]"),
-                );
+                let value = format!("step every {every} by {factor}");
+                return bad("schedule", &value, "every > 0 and factor in (0, 1]");
             }
             ScheduleConfig::Cosine { total_steps, final_fraction }
                 if total_steps == 0 || !unit(final_fraction) =>
             {
-                return bad("schedule", format!("cosine over {total_steps} to {final_fraction}: total_steps must be > 0, final_fraction in [0, 1]"));
+                let value = format!("cosine over {total_steps} to {final_fraction}");
+                return bad("schedule", &value, "total_steps > 0 and final_fraction in [0, 1]");
             }
             _ => {}
         }
@@ -250,14 +244,11 @@ impl TrainConfig {
             [("weight_decay", self.weight_decay), ("grad_clip_norm", self.grad_clip_norm)]
         {
             if !non_negative(x) {
-                return bad(field, format!("is {x}, must be >= 0"));
+                return bad(field, &x, ">= 0");
             }
         }
         if !unit(self.search_value_weight as f64) {
-            return bad(
-                "search_value_weight",
-                format!("is {}, must be in [0, 1]", self.search_value_weight),
-            );
+            return bad("search_value_weight", &self.search_value_weight, "in [0, 1]");
         }
         for (field, x) in [
             ("policy_weight", self.policy_weight),
@@ -265,11 +256,11 @@ impl TrainConfig {
             ("moves_left_weight", self.moves_left_weight),
         ] {
             if !non_negative(x as f64) {
-                return bad(field, format!("is {x}, must be >= 0"));
+                return bad(field, &x, ">= 0");
             }
         }
         if !positive(self.moves_left_scale as f64) {
-            return bad("moves_left_scale", format!("is {}, must be > 0", self.moves_left_scale));
+            return bad("moves_left_scale", &self.moves_left_scale, "> 0");
         }
         for (field, x) in [
             ("checkpoint_every", self.checkpoint_every),
@@ -277,7 +268,7 @@ impl TrainConfig {
             ("max_bad_steps", self.max_bad_steps as u64),
         ] {
             if x == 0 {
-                return bad(field, "is 0, must be at least 1".into());
+                return bad(field, &x, "at least 1");
             }
         }
         Ok(())

@@ -8,14 +8,9 @@ use std::path::PathBuf;
 /// Why training could not go on.
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
-    /// A training setting out of range.
-    #[error("train config: `{field}` {problem}")]
-    Config {
-        /// The field of `[train]`, dotted for nested tables (e.g. `window.min`).
-        field: &'static str,
-        /// The value and its allowed range.
-        problem: String,
-    },
+    /// A setting of `[train]` out of range (its field dotted for nested tables, e.g. `window.min`).
+    #[error(transparent)]
+    Config(#[from] support::Invalid),
     /// Reading or writing a file or folder failed.
     #[error("{path}")]
     Io {

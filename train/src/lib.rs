@@ -15,7 +15,6 @@ mod error;
 pub mod loss;
 pub mod optim;
 pub mod replay;
-pub mod rng;
 pub mod schedule;
 pub mod state;
 pub mod synthetic;

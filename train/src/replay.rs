@@ -6,10 +6,10 @@
 //! `WindowConfig::size(seen)` of them; shards wholly before it are dropped.
 
 use crate::config::WindowConfig;
-use crate::rng::SplitMix64;
 use selfplay::shard::{read_shard, scan_shards, RecordView, Records, ShardError};
 use std::collections::{HashSet, VecDeque};
 use std::path::Path;
+use support::SplitMix64;
 
 #[derive(Debug)]
 struct Loaded {

@@ -25,7 +25,7 @@ pub struct TrainState {
     pub step: u64,
     /// Optimizer updates applied (steps not skipped).
     pub optimizer_updates: u64,
-    /// The sampling generator's state (see [`crate::rng::SplitMix64`]).
+    /// The sampling generator's state (see [`support::SplitMix64`]).
     pub rng: u64,
     /// Steps skipped for a non-finite loss or gradient.
     pub skipped_steps: u64,

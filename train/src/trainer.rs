@@ -7,7 +7,6 @@ use crate::error::TrainError;
 use crate::loss::losses;
 use crate::optim::Optimizer;
 use crate::replay::{Refresh, ReplayBuffer};
-use crate::rng::SplitMix64;
 use crate::schedule::learning_rate;
 use crate::state::{list_states, load_latest, save_state, state_path, TrainState};
 use crate::tb::TbLogger;
@@ -15,6 +14,7 @@ use model::{NetConfig, PolicyValueNet};
 use selfplay::run_dir::RunDir;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use support::SplitMix64;
 use tch::Device;
 
 /// State files kept in the state folder (older ones are removed after a checkpoint).

@@ -1,0 +1,8 @@
+//! Small helpers every checkers-zero crate shares, with no heavy dependency (no tch), so the
+//! rules engine, the search and run-data code can use them too.
+
+pub mod check;
+pub mod rng;
+
+pub use check::{check, Invalid};
+pub use rng::{mix, SplitMix64};
