@@ -1,20 +1,25 @@
 //! `checkers-zero bench`: every performance figure in one run (move generation, search, forward
 //! passes, self-play with its inference efficiency, training), as a table and optionally as JSON.
-//! The measuring lives in the crates' `bench` modules; this only orchestrates and prints.
+//! Each measurement has its own module here; this one only orchestrates and prints.
 
+mod forward;
+mod mcts;
 mod report;
+mod self_play;
+mod shadow;
+mod training;
 
 use crate::config::RunConfig;
 use crate::progress;
 use crate::run_state::set_cpu_threads;
 use anyhow::{Context, Result};
 use clap::Args;
-use model::{DeviceSpec, Inference, PolicyValueNet};
+use model::{DeviceSpec, Inference, ModelError, PolicyValueNet};
 use report::Figures;
-use selfplay::bench::{bench_selfplay, SelfPlayBench};
+use self_play::{bench_selfplay, SelfPlayBench};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use train::bench::bench_train;
+use training::bench_train;
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -80,10 +85,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
     set_cpu_threads(&config, config.selfplay.workers);
     tch::manual_seed(config.seed as i64);
     let clock = Clock(Instant::now());
-    let new_inference = || -> Result<Inference, String> {
-        PolicyValueNet::new(&config.net, device)
-            .map(|net| Inference::new(net, bf16))
-            .map_err(|e| e.to_string())
+    let new_inference = || -> Result<Inference, ModelError> {
+        PolicyValueNet::new(&config.net, device).map(|net| Inference::new(net, bf16))
     };
 
     clock.stage(format!("perft depth {} (one thread)", plan.perft_depth));
@@ -92,10 +95,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let perft_nodes_per_s = perft_nodes as f64 / t.elapsed().as_secs_f64();
 
     clock.stage("MCTS with the uniform evaluator (one thread)");
-    let mcts_sims_per_s = search::bench::uniform_sims_per_sec(plan.mcts);
+    let mcts_sims_per_s = mcts::uniform_sims_per_sec(plan.mcts);
 
     clock.stage(format!("forward passes, batches {FORWARD_BATCHES:?}"));
-    let forward = forward_rates(&new_inference().map_err(anyhow::Error::msg)?, &plan);
+    let forward = forward_rates(&new_inference()?, &plan);
 
     clock.stage(format!("self-play, rounds of {} games", config.budget.games_per_generation));
     let selfplay = measure_selfplay(&config, &plan, &new_inference)?;
@@ -141,7 +144,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
 fn measure_selfplay(
     config: &RunConfig,
     plan: &Plan,
-    new_inference: &(impl Fn() -> Result<Inference, String> + Sync),
+    new_inference: &(impl Fn() -> Result<Inference, ModelError> + Sync),
 ) -> Result<SelfPlayBench> {
     let games = config.budget.games_per_generation;
     let bar = progress::bar(games, "games");
@@ -160,7 +163,7 @@ fn forward_rates(inference: &Inference, plan: &Plan) -> [f64; 4] {
     let mut sums = [0.0; 4];
     for _ in 0..plan.forward_slices {
         for (sum, batch) in sums.iter_mut().zip(FORWARD_BATCHES) {
-            *sum += model::bench::forward_positions_per_sec(
+            *sum += forward::forward_positions_per_sec(
                 inference,
                 batch,
                 plan.forward / plan.forward_slices,

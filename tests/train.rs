@@ -1,7 +1,6 @@
 //! The train crate with libtorch: training on generated trajectories, exact resume, damaged
 //! checkpoints, non-finite losses, TensorBoard files read by TensorBoard, and the benchmark.
 
-mod bench;
 mod resume;
 mod tensorboard;
 mod training;

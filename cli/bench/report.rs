@@ -1,10 +1,11 @@
 //! The bench figures as JSON keys and as a table, with the date and the machine they were measured on.
 
+use super::self_play::SelfPlayBench;
+use super::shadow::SHADOW_EVERY;
+use super::training::TrainBench;
 use crate::config::RunConfig;
-use selfplay::bench::{SelfPlayBench, SHADOW_EVERY};
 use std::time::{SystemTime, UNIX_EPOCH};
 use tch::Device;
-use train::bench::TrainBench;
 
 /// Every figure of `checkers-zero bench`, named as in its JSON (rates per second).
 #[derive(Debug, serde::Serialize)]

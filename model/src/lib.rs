@@ -7,7 +7,6 @@
 //!                                                 WDL logits 128..131, moves left 131
 //! ```
 
-pub mod bench;
 pub mod checkpoint;
 mod config;
 mod device;

@@ -13,7 +13,6 @@
 //! `advance` / `advance_move` to keep the tree between moves.
 
 pub mod alphabeta;
-pub mod bench;
 mod config;
 mod decision;
 mod error;

@@ -1,7 +1,6 @@
 //! Self-play: many games per worker with their search leaves evaluated in one batch, parallel
 //! workers, and the trajectory shards they write.
 
-pub mod bench;
 pub mod config;
 pub mod net_evaluator;
 pub mod run_dir;

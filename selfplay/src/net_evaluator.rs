@@ -51,7 +51,7 @@ impl<N: NetHandle> NetEvaluator<N> {
     }
 
     /// The encoded batch of the last call (`requests * INPUT_SIZE` values).
-    pub(crate) fn last_input(&self) -> &[f32] {
+    pub fn last_input(&self) -> &[f32] {
         &self.input
     }
 }

@@ -9,7 +9,6 @@
 //! ```
 
 pub mod batch;
-pub mod bench;
 pub mod config;
 mod error;
 pub mod loss;

@@ -222,7 +222,7 @@ impl Trainer {
     }
 
     /// Samples a batch from the window into the host buffers and copies it to the device.
-    pub(crate) fn assemble_batch(&mut self) -> Batch {
+    pub fn assemble_batch(&mut self) -> Batch {
         self.host.clear();
         for _ in 0..self.config.batch_size {
             self.host.push(self.replay.sample(&mut self.rng), self.config.search_value_weight);
@@ -231,7 +231,7 @@ impl Trainer {
     }
 
     /// One step on a batch already on the device: forward, losses, backward, clip, update.
-    pub(crate) fn apply(&mut self, batch: &Batch) -> Result<StepOutcome, TrainError> {
+    pub fn apply(&mut self, batch: &Batch) -> Result<StepOutcome, TrainError> {
         let device = self.net.device();
         let out = tch::autocast(self.config.autocast && device.is_cuda(), || {
             self.net.forward_heads(&batch.inputs, true)

@@ -1,15 +1,13 @@
-//! Benchmark for the `bench` command: training samples/s through the real data pipeline (replay
+//! Training samples/s through the real data pipeline (replay
 //! sampling, encoding, batching, copy, train step) against raw train steps of the same net on
 //! one fixed batch already on the device, and the replay window's memory per position.
 
-use crate::config::TrainConfig;
-use crate::error::TrainError;
-use crate::synthetic::synthetic_samples;
-use crate::trainer::{TrainPaths, Trainer};
 use model::NetConfig;
 use selfplay::shard::{write_shard, ShardHeader};
 use std::time::{Duration, Instant};
 use tch::Device;
+use train::synthetic::synthetic_samples;
+use train::{TrainConfig, TrainError, TrainPaths, Trainer};
 
 /// Figures of one benchmark run.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -64,7 +62,8 @@ fn run(
         nets: scratch.join("nets"),
         tb: scratch.join("tb"),
     };
-    std::fs::create_dir_all(&paths.shards).map_err(|e| TrainError::io(&paths.shards, e))?;
+    std::fs::create_dir_all(&paths.shards)
+        .map_err(|source| TrainError::Io { path: paths.shards.clone(), source })?;
     for chunk in synthetic_samples(positions, 1).chunks(4096) {
         write_shard(&paths.shards, &ShardHeader::now(0, None), chunk)?;
     }
@@ -114,4 +113,24 @@ fn run(
         assembly_samples_per_s: samples / assembly.as_secs_f64(),
         replay_bytes_per_position: replay.heap_bytes() as f64 / replay.held().max(1) as f64,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Prints the figures: `cargo test --release --bin checkers-zero -- --ignored --nocapture
+    /// training_pipeline`.
+    #[test]
+    #[ignore = "a measurement, not a check"]
+    fn training_pipeline_against_raw_steps() {
+        let figures = bench_train(&NetConfig::new(4, 32), 256, 40, 100_000, Device::Cpu).unwrap();
+        println!("{}", serde_json::to_string_pretty(&figures).unwrap());
+    }
+
+    #[test]
+    fn the_benchmark_runs() {
+        let figures = bench_train(&NetConfig::new(2, 16), 16, 10, 500, Device::Cpu).unwrap();
+        assert!(figures.ratio > 0.0 && figures.replay_bytes_per_position > 27.0, "{figures:?}");
+    }
 }

@@ -1,9 +1,7 @@
-//! Speed checks the bench command calls: search alone with the uniform evaluator.
+//! Search alone: MCTS simulations per second with the uniform evaluator (no net).
 
-use crate::config::{Budget, MctsConfig};
-use crate::evaluator::UniformEvaluator;
-use crate::search::Search;
 use draughts::{DrawRules, Game, Position};
+use search::{Budget, MctsConfig, Search, UniformEvaluator};
 use std::time::{Duration, Instant};
 
 /// Root visits of each search in the benchmark (a self-play-sized search, a little larger).
@@ -31,7 +29,8 @@ pub fn uniform_sims_per_sec(duration: Duration) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    /// Not a timed test: prints the figure. `cargo test --release -p search -- --ignored --nocapture`
+    /// Not a timed test: prints the figure.
+    /// `cargo test --release --bin checkers-zero -- --ignored --nocapture print_uniform`
     #[test]
     #[ignore]
     fn print_uniform_sims_per_sec() {

@@ -1,24 +1,19 @@
-//! Self-play throughput for the `bench` command, and the inference-efficiency ratio: self-play's
+//! Self-play throughput, and the inference-efficiency ratio: self-play's
 //! positions evaluated per second over the raw forward throughput of the same net at the same
 //! batch size and thread setting.
 //!
 //! Self-play is measured as `run` plays it: whole rounds of games (a generation), with shards
 //! written to a scratch run directory, so its figure includes the search, the evaluator's
 //! encoding and priors, the shrinking batches at the end of a round and the shard writing. The
-//! raw forward is measured by shadow passes ([`shadow`]) on the workers' own threads between
+//! raw forward is measured by shadow passes ([`super::shadow`]) on the workers' own threads between
 //! their batches, so both sides of the ratio see the same machine load; the shadow time is taken
 //! out of self-play's time.
 
-mod shadow;
-
-use crate::config::SelfPlayConfig;
-use crate::net_evaluator::NetEvaluator;
-use crate::run_dir::RunDir;
-use crate::session::{Session, SessionError, SessionTotals};
-use crate::worker::WorkerStats;
-use model::Inference;
-pub use shadow::SHADOW_EVERY;
-use shadow::{ShadowEvaluator, ShadowTotals};
+use super::shadow::{ShadowEvaluator, ShadowTotals};
+use model::{Inference, ModelError};
+use selfplay::run_dir::RunDir;
+use selfplay::worker::WorkerStats;
+use selfplay::{NetEvaluator, SelfPlayConfig, Session, SessionError, SessionTotals};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -70,7 +65,7 @@ pub fn bench_selfplay<F>(
     mut progress: impl FnMut(&SessionTotals),
 ) -> Result<SelfPlayBench, SessionError>
 where
-    F: Fn() -> Result<Inference, String> + Sync,
+    F: Fn() -> Result<Inference, ModelError> + Sync,
 {
     let scratch =
         std::env::temp_dir().join(format!("checkers-zero-selfplay-bench-{}", std::process::id()));
@@ -118,7 +113,7 @@ fn play_rounds(
     scratch: &std::path::Path,
     config: &SelfPlayConfig,
     games_per_round: u64,
-    make_inference: &(impl Fn() -> Result<Inference, String> + Sync),
+    make_inference: &(impl Fn() -> Result<Inference, ModelError> + Sync),
     duration: Duration,
     progress: &mut impl FnMut(&SessionTotals),
 ) -> Result<Rounds, SessionError> {
@@ -159,9 +154,7 @@ mod tests {
             PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu)
                 .map(|n| Inference::new(n, false))
         };
-        let figures =
-            bench_selfplay(&config, 3, || net().map_err(|e| e.to_string()), Duration::ZERO, |_| {})
-                .unwrap();
+        let figures = bench_selfplay(&config, 3, net, Duration::ZERO, |_| {}).unwrap();
         assert_eq!((figures.rounds, figures.games), (1, 3));
         for x in [
             figures.mean_batch,

@@ -1,8 +1,8 @@
-//! Forward-pass throughput, for the `bench` command: positions per second at a given batch size.
+//! Forward-pass throughput: positions per second at a given batch size.
 
-use crate::encoding::{encode_batch_into, INPUT_SIZE};
-use crate::inference::Inference;
-use crate::sample::random_observations;
+use model::encoding::{encode_batch_into, INPUT_SIZE};
+use model::sample::random_observations;
+use model::Inference;
 use std::time::{Duration, Instant};
 
 /// Positions per second through [`Inference::forward_encoded`] (host-to-device copy, forward,
@@ -27,16 +27,16 @@ pub fn forward_positions_per_sec(inference: &Inference, batch: usize, duration: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{NetConfig, PolicyValueNet};
+    use model::{NetConfig, PolicyValueNet};
     use tch::Device;
 
     /// Prints the CPU figures for the default and the GPU-sized net:
-    /// `cargo test --release -p model -- --ignored --nocapture forward_throughput`.
+    /// `cargo test --release --bin checkers-zero -- --ignored --nocapture forward_throughput`.
     #[test]
     #[ignore = "a measurement, not a check"]
     fn forward_throughput() {
         for threads in [1, 2] {
-            crate::set_cpu_threads(threads);
+            model::set_cpu_threads(threads);
             for (blocks, channels) in [(4, 32), (10, 128)] {
                 let net =
                     PolicyValueNet::new(&NetConfig::new(blocks, channels), Device::Cpu).unwrap();

@@ -1,10 +1,10 @@
 //! Raw forward passes timed beside self-play's own: on the worker's thread, with its net, at the
 //! same moments, so machine load and thread setting are the same for both sides of the ratio.
 
-use crate::net_evaluator::NetEvaluator;
 use model::encoding::{encode_batch_into, INPUT_SIZE};
 use model::sample::random_observations;
 use search::{EvalRequest, Evaluation, Evaluator};
+use selfplay::NetEvaluator;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
