@@ -94,8 +94,11 @@ fn jumps(
 
 /// Every legal move of `pos`, sorted.
 pub fn legal_moves(pos: &Position) -> Vec<PathMove> {
-    let mut board = board_of(pos);
-    let us = pos.side_to_move();
+    moves_on(board_of(pos), pos.side_to_move())
+}
+
+/// Every legal move of `us` on `board`, sorted.
+fn moves_on(mut board: Board, us: Color) -> Vec<PathMove> {
     let mut captures = Vec::new();
     let mut steps = Vec::new();
     for row in 0..8 {
@@ -130,6 +133,46 @@ pub fn legal_moves(pos: &Position) -> Vec<PathMove> {
     let mut moves = if captures.is_empty() { steps } else { captures };
     moves.sort();
     moves
+}
+
+/// The row and column of the dark square numbered `pdn` (the inverse of [`pdn`]).
+fn cell_of(pdn: u8) -> (usize, usize) {
+    let index = usize::from(pdn - 1);
+    let row = index / 4;
+    (row, 2 * (index % 4) + usize::from(row % 2 == 0))
+}
+
+/// The board after `mv`: the piece goes to its last landing square (crowned on the far row), the
+/// pieces it jumped leave the board.
+fn play_on(board: &Board, (from, landings): &PathMove) -> Board {
+    let mut next = *board;
+    let (mut row, mut col) = cell_of(*from);
+    let Cell::Piece { color, king } = next[row][col] else { panic!("no piece on {from}") };
+    next[row][col] = Cell::Empty;
+    for &square in landings {
+        let (to_row, to_col) = cell_of(square);
+        if to_row.abs_diff(row) == 2 {
+            next[(row + to_row) / 2][(col + to_col) / 2] = Cell::Empty;
+        }
+        (row, col) = (to_row, to_col);
+    }
+    let far_row = if color == Color::Black { 7 } else { 0 };
+    next[row][col] = Cell::Piece { color, king: king || row == far_row };
+    next
+}
+
+/// Leaves of the move tree of `pos` at `depth` plies, every capture path counted separately,
+/// found by the reference alone.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    fn walk(board: &Board, us: Color, depth: u32) -> u64 {
+        let moves = moves_on(*board, us);
+        match depth {
+            0 => 1,
+            1 => moves.len() as u64,
+            _ => moves.iter().map(|mv| walk(&play_on(board, mv), us.other(), depth - 1)).sum(),
+        }
+    }
+    walk(&board_of(pos), pos.side_to_move(), depth)
 }
 
 /// The engine's legal moves in the same form, sorted.
