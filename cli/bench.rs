@@ -182,6 +182,16 @@ impl Clock {
     }
 }
 
+/// Runs `measure` in a scratch folder named after `what` and this process, then removes the folder
+/// (one left behind is harmless: its removal cannot fail the benchmark).
+fn in_scratch_dir<T>(what: &str, measure: impl FnOnce(&Path) -> T) -> T {
+    let scratch =
+        std::env::temp_dir().join(format!("checkers-zero-{what}-bench-{}", std::process::id()));
+    let result = measure(&scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+    result
+}
+
 fn write_json(path: &Path, figures: &Figures) -> Result<()> {
     let text = serde_json::to_string_pretty(figures).expect("figures always serialise");
     std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))

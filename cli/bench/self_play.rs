@@ -67,12 +67,9 @@ pub fn bench_selfplay<F>(
 where
     F: Fn() -> Result<Inference, ModelError> + Sync,
 {
-    let scratch =
-        std::env::temp_dir().join(format!("checkers-zero-selfplay-bench-{}", std::process::id()));
-    let played =
-        play_rounds(&scratch, config, games_per_round, &make_inference, duration, &mut progress);
-    // A scratch folder left behind is harmless; its removal cannot fail the benchmark.
-    let _ = std::fs::remove_dir_all(&scratch);
+    let played = super::in_scratch_dir("selfplay", |scratch| {
+        play_rounds(scratch, config, games_per_round, &make_inference, duration, &mut progress)
+    });
     let Rounds { rounds, games, stats, elapsed, shadow } = played?;
     let workers = config.workers as f64;
     let shadow_time = shadow.time().as_secs_f64();

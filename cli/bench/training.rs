@@ -41,77 +41,65 @@ pub fn bench_train(
     positions: usize,
     device: Device,
 ) -> Result<TrainBench, TrainError> {
-    let scratch =
-        std::env::temp_dir().join(format!("checkers-zero-train-bench-{}", std::process::id()));
-    let result = run(&scratch, net_config, batch_size, steps, positions, device);
-    let _ = std::fs::remove_dir_all(&scratch);
-    result
-}
-
-fn run(
-    scratch: &std::path::Path,
-    net_config: &NetConfig,
-    batch_size: usize,
-    steps: u64,
-    positions: usize,
-    device: Device,
-) -> Result<TrainBench, TrainError> {
-    let paths = TrainPaths {
-        shards: scratch.join("shards"),
-        states: scratch.join("train"),
-        nets: scratch.join("nets"),
-        tb: scratch.join("tb"),
-    };
-    std::fs::create_dir_all(&paths.shards)
-        .map_err(|source| TrainError::Io { path: paths.shards.clone(), source })?;
-    for chunk in synthetic_samples(positions, 1).chunks(4096) {
-        write_shard(&paths.shards, &ShardHeader::now(0, None), chunk)?;
-    }
-    let config = TrainConfig {
-        batch_size,
-        min_positions: batch_size,
-        checkpoint_every: u64::MAX,
-        log_every: u64::MAX,
-        ..TrainConfig::default()
-    };
-    let (mut trainer, _) = Trainer::open(paths, net_config, config, device)?;
-    trainer.refresh()?;
-    trainer.train_step()?; // warm-up
-    let fixed = trainer.assemble_batch();
-    trainer.apply(&fixed)?;
-    let (mut pipeline, mut raw, mut assembly) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
-    let rounds = steps.div_ceil(10);
-    for _ in 0..rounds {
-        let t = Instant::now();
-        for _ in 0..10 {
-            trainer.apply(&fixed)?;
+    super::in_scratch_dir("train", |scratch| -> Result<TrainBench, TrainError> {
+        let paths = TrainPaths {
+            shards: scratch.join("shards"),
+            states: scratch.join("train"),
+            nets: scratch.join("nets"),
+            tb: scratch.join("tb"),
+        };
+        std::fs::create_dir_all(&paths.shards)
+            .map_err(|source| TrainError::Io { path: paths.shards.clone(), source })?;
+        for chunk in synthetic_samples(positions, 1).chunks(4096) {
+            write_shard(&paths.shards, &ShardHeader::now(0, None), chunk)?;
         }
-        raw += t.elapsed();
-        let t = Instant::now();
-        for _ in 0..10 {
-            trainer.train_step()?;
+        let config = TrainConfig {
+            batch_size,
+            min_positions: batch_size,
+            checkpoint_every: u64::MAX,
+            log_every: u64::MAX,
+            ..TrainConfig::default()
+        };
+        let (mut trainer, _) = Trainer::open(paths, net_config, config, device)?;
+        trainer.refresh()?;
+        trainer.train_step()?; // warm-up
+        let fixed = trainer.assemble_batch();
+        trainer.apply(&fixed)?;
+        let (mut pipeline, mut raw, mut assembly) =
+            (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+        let rounds = steps.div_ceil(10);
+        for _ in 0..rounds {
+            let t = Instant::now();
+            for _ in 0..10 {
+                trainer.apply(&fixed)?;
+            }
+            raw += t.elapsed();
+            let t = Instant::now();
+            for _ in 0..10 {
+                trainer.train_step()?;
+            }
+            pipeline += t.elapsed();
+            let t = Instant::now();
+            for _ in 0..10 {
+                drop(trainer.assemble_batch());
+            }
+            assembly += t.elapsed();
         }
-        pipeline += t.elapsed();
-        let t = Instant::now();
-        for _ in 0..10 {
-            drop(trainer.assemble_batch());
-        }
-        assembly += t.elapsed();
-    }
-    let samples = (rounds * 10 * batch_size as u64) as f64;
-    let replay = trainer.replay();
-    let pipeline_samples_per_s = samples / pipeline.as_secs_f64();
-    let raw_samples_per_s = samples / raw.as_secs_f64();
-    Ok(TrainBench {
-        blocks: net_config.blocks,
-        channels: net_config.channels,
-        batch_size,
-        steps: rounds * 10,
-        pipeline_samples_per_s,
-        raw_samples_per_s,
-        ratio: pipeline_samples_per_s / raw_samples_per_s,
-        assembly_samples_per_s: samples / assembly.as_secs_f64(),
-        replay_bytes_per_position: replay.heap_bytes() as f64 / replay.held().max(1) as f64,
+        let samples = (rounds * 10 * batch_size as u64) as f64;
+        let replay = trainer.replay();
+        let pipeline_samples_per_s = samples / pipeline.as_secs_f64();
+        let raw_samples_per_s = samples / raw.as_secs_f64();
+        Ok(TrainBench {
+            blocks: net_config.blocks,
+            channels: net_config.channels,
+            batch_size,
+            steps: rounds * 10,
+            pipeline_samples_per_s,
+            raw_samples_per_s,
+            ratio: pipeline_samples_per_s / raw_samples_per_s,
+            assembly_samples_per_s: samples / assembly.as_secs_f64(),
+            replay_bytes_per_position: replay.heap_bytes() as f64 / replay.held().max(1) as f64,
+        })
     })
 }
 
