@@ -6,6 +6,7 @@ mod budget;
 mod config;
 mod export;
 mod gating;
+mod hub_cmd;
 mod interrupt;
 mod ladder;
 mod match_cmd;
@@ -49,6 +50,8 @@ enum Command {
     Ladder(ladder::LadderArgs),
     /// The move a player chooses in a FEN position (PDN, full path), with value and PV.
     Bestmove(bestmove::BestmoveArgs),
+    /// A Hub-protocol engine on stdin/stdout for GUIs, tournament tools and pydraughts.
+    Hub(hub_cmd::HubArgs),
     /// Play against a net or a built-in engine in the terminal, typing moves in PDN.
     Play(play::PlayArgs),
     /// Every performance figure in one run: perft, search, forward, self-play, training.
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(args),
         Command::Ladder(args) => ladder::run(args),
         Command::Bestmove(args) => bestmove::run(args),
+        Command::Hub(args) => hub_cmd::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
     };

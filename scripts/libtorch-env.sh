@@ -11,8 +11,9 @@
 TORCH_VERSION=2.11.0
 CZ_CACHE=${CHECKERS_ZERO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/checkers-zero}
 CZ_VENV=$CZ_CACHE/torch-$TORCH_VERSION
-# Python packages the tests use to check our files with the real readers.
-CZ_TEST_PACKAGES="numpy onnx onnxruntime tensorboard"
+# Python packages the tests use to check our files with the real readers, and pydraughts to
+# drive the Hub engine. A cache made with an older list gets the missing ones added.
+CZ_TEST_PACKAGES="numpy onnx onnxruntime tensorboard pydraughts==0.6.7"
 
 cz_die() { echo "checkers-zero setup: $*" >&2; exit 1; }
 
@@ -21,12 +22,18 @@ cz_install_venv() {
     mkdir -p "$CZ_CACHE"
     (
         flock 9
-        [ -f "$CZ_VENV/.complete" ] && exit 0
+        if [ -f "$CZ_VENV/.complete" ]; then
+            [ "$(cat "$CZ_VENV/.complete")" = "$CZ_TEST_PACKAGES" ] && exit 0
+            echo "checkers-zero setup: adding the test packages ($CZ_TEST_PACKAGES) to $CZ_VENV..." >&2
+            "$CZ_VENV/bin/python" -m pip install --quiet --progress-bar off $CZ_TEST_PACKAGES || exit 1
+            echo "$CZ_TEST_PACKAGES" > "$CZ_VENV/.complete"
+            exit 0
+        fi
         echo "checkers-zero setup: installing torch==$TORCH_VERSION (libtorch) into $CZ_VENV, once per machine..." >&2
         rm -rf "$CZ_VENV"
         python3 -m venv "$CZ_VENV" || exit 1
         "$CZ_VENV/bin/python" -m pip install --quiet --progress-bar off "torch==$TORCH_VERSION" $CZ_TEST_PACKAGES || exit 1
-        touch "$CZ_VENV/.complete"
+        echo "$CZ_TEST_PACKAGES" > "$CZ_VENV/.complete"
     ) 9>"$CZ_CACHE/.install.lock" || cz_die "installing torch==$TORCH_VERSION failed (see pip's message above)"
 }
 
@@ -37,7 +44,8 @@ elif [ "${LIBTORCH_USE_PYTORCH:-}" = 1 ]; then
         || cz_die "LIBTORCH_USE_PYTORCH=1 but the active python3 has no torch"
     unset LIBTORCH_USE_PYTORCH
 else
-    [ -f "$CZ_VENV/.complete" ] || cz_install_venv
+    # Reading the marker is all a warm setup costs.
+    [ "$(cat "$CZ_VENV/.complete" 2>/dev/null)" = "$CZ_TEST_PACKAGES" ] || cz_install_venv
     # The venv's own torch package (found without starting Python, so a warm setup is instant).
     LIBTORCH=$(echo "$CZ_VENV"/lib/python3*/site-packages/torch)
     [ -d "$LIBTORCH" ] || cz_die "the cached torch in $CZ_VENV is broken; remove that folder and run again"

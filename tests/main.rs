@@ -2,6 +2,7 @@
 mod bench;
 mod cli;
 mod faults;
+mod hub;
 mod model;
 mod play;
 mod run;

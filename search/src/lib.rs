@@ -14,6 +14,7 @@
 
 pub mod alphabeta;
 mod config;
+mod control;
 mod decision;
 mod error;
 mod evaluator;
@@ -32,6 +33,7 @@ mod test_positions;
 mod tests;
 
 pub use config::{Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, TemperatureSchedule};
+pub use control::{MoveBudget, Progress, Score, SearchControl};
 pub use error::SearchError;
 pub use evaluator::{
     EvalRequest, Evaluation, Evaluator, Priors, ScriptedEvaluator, UniformEvaluator,

@@ -3,7 +3,9 @@
 use crate::error::{ArenaError, PlayerFailure};
 use crate::player::{Choice, Player};
 use draughts::Game;
-use search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit, WIN};
+use search::alphabeta::{AlphaBeta, AlphaBetaConfig, BestMove, Limit, WIN};
+use search::{MoveBudget, Progress, Score, SearchControl};
+use std::time::{Duration, Instant};
 
 /// The built-in alpha-beta engine as a player, searching each move to a depth or for a time.
 pub struct AlphaBetaPlayer {
@@ -20,13 +22,56 @@ impl AlphaBetaPlayer {
 
 impl Player for AlphaBetaPlayer {
     fn choose(&mut self, game: &Game) -> Result<Choice, ArenaError> {
-        let best =
-            self.engine.best_move(game, self.limit).ok_or_else(|| ArenaError::PlayerFailed {
-                player: "alphabeta".to_string(),
-                ply: game.ply(),
-                source: PlayerFailure::NoMove,
-            })?;
-        Ok(Choice { mv: best.mv, value: Some(value_of_score(best.score)), pv: best.pv })
+        let best = self.engine.best_move(game, self.limit);
+        choice(game, best)
+    }
+
+    fn think(
+        &mut self,
+        game: &Game,
+        budget: MoveBudget,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&Progress),
+    ) -> Result<Choice, ArenaError> {
+        let limit = match budget {
+            MoveBudget::Own => self.limit,
+            MoveBudget::Time(time) => Limit::Time(time),
+            MoveBudget::Depth(depth) => Limit::Depth(depth),
+            MoveBudget::Nodes(nodes) => Limit::Nodes(nodes),
+            MoveBudget::Infinite => Limit::Time(UNTIL_STOPPED),
+        };
+        let started = Instant::now();
+        let mut on_iteration = |best: &BestMove| report(&progress(best, started.elapsed()));
+        let best = self.engine.best_move_controlled(game, limit, Some(control), &mut on_iteration);
+        choice(game, best)
+    }
+}
+
+/// An infinite search's time limit: longer than anyone waits for a `stop`.
+const UNTIL_STOPPED: Duration = Duration::from_secs(365 * 24 * 3600);
+
+fn choice(game: &Game, best: Option<BestMove>) -> Result<Choice, ArenaError> {
+    let best = best.ok_or_else(|| ArenaError::PlayerFailed {
+        player: "alphabeta".to_string(),
+        ply: game.ply(),
+        source: PlayerFailure::NoMove,
+    })?;
+    Ok(Choice { mv: best.mv, value: Some(value_of_score(best.score)), pv: best.pv })
+}
+
+fn progress(best: &BestMove, elapsed: Duration) -> Progress {
+    let score = match best.score {
+        s if s >= WON => Score::WinIn((WIN - s) as u32),
+        s if s <= -WON => Score::LossIn((WIN + s) as u32),
+        s => Score::Men(s as f32 / 100.0),
+    };
+    Progress {
+        depth: best.depth,
+        playouts: None,
+        nodes: best.nodes,
+        score,
+        pv: best.pv.clone(),
+        elapsed,
     }
 }
 

@@ -4,7 +4,9 @@
 use crate::error::ArenaError;
 use crate::player::{Choice, Player};
 use draughts::{Game, Move, Position, Step, Turn};
-use search::{Budget, Evaluator, MctsConfig, Search, SearchError};
+use search::{
+    Budget, Evaluator, MctsConfig, MoveBudget, Progress, Score, Search, SearchControl, SearchError,
+};
 use std::time::{Duration, Instant};
 
 /// How much each decision searches.
@@ -12,11 +14,11 @@ use std::time::{Duration, Instant};
 pub enum Thinking {
     /// Root visits (a reused subtree's visits count).
     Playouts(u32),
-    /// Wall time per decision (a multi-jump is several decisions).
+    /// Wall time per move (the decisions of a multi-jump share it).
     Time(Duration),
 }
 
-/// Visits added per round when searching for a time.
+/// Visits added per round when searching for a time or until stopped.
 const VISITS_PER_ROUND: u32 = 32;
 
 /// A net with PUCT search: plays the most visited step, keeping the subtree between moves.
@@ -59,31 +61,55 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
         Search::new(&self.config, game, self.seed.wrapping_add(game.ply() as u64))
     }
 
-    fn think(&mut self, search: &mut Search) -> Result<(), SearchError> {
-        match self.thinking {
-            Thinking::Playouts(visits) => {
-                search.run(&mut self.evaluator, Budget { visits, root_noise: false })
+    /// Searches the current decision until `goal` is met or `control` says stop (once the root
+    /// has a visit), telling `report` the progress every `REPORT_EVERY`.
+    fn search_until(
+        &mut self,
+        search: &mut Search,
+        goal: Goal,
+        control: Option<&SearchControl>,
+        report: &mut Reporter<'_>,
+    ) -> Result<(), SearchError> {
+        if let (Goal::Visits(visits), None) = (goal, control) {
+            return search.run(&mut self.evaluator, Budget { visits, root_noise: false });
+        }
+        loop {
+            let visited = search.root_visits() > 0;
+            let stopped = control.is_some_and(|c| c.should_stop());
+            let reached = match goal {
+                Goal::Visits(visits) => search.root_visits() >= visits,
+                Goal::Until(deadline) => Instant::now() >= deadline,
+                Goal::Stopped => false,
+            };
+            if visited && (stopped || reached) {
+                return Ok(());
             }
-            Thinking::Time(time) => {
-                let deadline = Instant::now() + time;
-                while Instant::now() < deadline {
-                    let visits = search.root_visits() + VISITS_PER_ROUND;
-                    search.run(&mut self.evaluator, Budget { visits, root_noise: false })?;
-                }
-                Ok(())
+            let mut visits = search.root_visits() + VISITS_PER_ROUND;
+            if let Goal::Visits(target) = goal {
+                visits = visits.min(target.max(1));
             }
+            search.run(&mut self.evaluator, Budget { visits, root_noise: false })?;
+            report.maybe(search);
         }
     }
-}
 
-impl<E: Evaluator + Send> Player for MctsPlayer<E> {
-    fn choose(&mut self, game: &Game) -> Result<Choice, ArenaError> {
+    /// Plays one whole move in `game`: each decision of it searched towards `goal` (a deadline
+    /// holds for the whole move), the tree kept for the next move.
+    fn decide(
+        &mut self,
+        game: &Game,
+        goal: Goal,
+        control: Option<&SearchControl>,
+        report: &mut Reporter<'_>,
+    ) -> Result<Choice, ArenaError> {
         let mut search = self.search_for(game).map_err(|e| self.failed(game, e))?;
         let mut turn = Turn::new(*game.position());
         let mut first: Option<(f32, Vec<Move>)> = None;
         loop {
-            self.think(&mut search).map_err(|e| self.failed(game, e))?;
+            self.search_until(&mut search, goal, control, report)
+                .map_err(|e| self.failed(game, e))?;
             if first.is_none() {
+                report.now(&search);
                 let result = search.result();
                 first = Some((
                     result.value,
@@ -99,6 +125,98 @@ impl<E: Evaluator + Send> Player for MctsPlayer<E> {
             }
         }
     }
+
+    /// The goal of a move's decisions under `thinking`, starting now.
+    fn goal_of(thinking: Thinking) -> Goal {
+        match thinking {
+            Thinking::Playouts(visits) => Goal::Visits(visits),
+            Thinking::Time(time) => Goal::Until(Instant::now() + time),
+        }
+    }
+}
+
+impl<E: Evaluator + Send> Player for MctsPlayer<E> {
+    fn choose(&mut self, game: &Game) -> Result<Choice, ArenaError> {
+        let goal = Self::goal_of(self.thinking);
+        self.decide(game, goal, None, &mut Reporter::silent(*game.position()))
+    }
+
+    fn think(
+        &mut self,
+        game: &Game,
+        budget: MoveBudget,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&Progress),
+    ) -> Result<Choice, ArenaError> {
+        let goal = match budget {
+            MoveBudget::Own | MoveBudget::Depth(_) => Self::goal_of(self.thinking),
+            MoveBudget::Time(time) => Goal::Until(Instant::now() + time),
+            MoveBudget::Nodes(nodes) => Goal::Visits(nodes.clamp(1, u64::from(u32::MAX)) as u32),
+            MoveBudget::Infinite => Goal::Stopped,
+        };
+        let mut reporter = Reporter::new(*game.position(), report);
+        self.decide(game, goal, Some(control), &mut reporter)
+    }
+}
+
+/// When a decision's search is done.
+#[derive(Clone, Copy, Debug)]
+enum Goal {
+    /// At this many root visits (a kept subtree's visits count).
+    Visits(u32),
+    /// At this moment (the whole move's deadline).
+    Until(Instant),
+    /// When the control says stop.
+    Stopped,
+}
+
+/// Time between two progress reports of a long search.
+const REPORT_EVERY: Duration = Duration::from_millis(250);
+
+/// Tells a thinking player's progress to its listener, at most every `REPORT_EVERY`.
+struct Reporter<'a> {
+    position: Position,
+    listener: Option<&'a mut dyn FnMut(&Progress)>,
+    started: Instant,
+    last: Instant,
+}
+
+impl<'a> Reporter<'a> {
+    fn new(position: Position, listener: &'a mut dyn FnMut(&Progress)) -> Reporter<'a> {
+        let now = Instant::now();
+        Reporter { position, listener: Some(listener), started: now, last: now }
+    }
+
+    fn silent(position: Position) -> Reporter<'a> {
+        let now = Instant::now();
+        Reporter { position, listener: None, started: now, last: now }
+    }
+
+    fn maybe(&mut self, search: &Search) {
+        if self.last.elapsed() >= REPORT_EVERY {
+            self.now(search);
+        }
+    }
+
+    fn now(&mut self, search: &Search) {
+        let Some(listener) = self.listener.as_mut() else { return };
+        self.last = Instant::now();
+        let result = search.result();
+        let pv = moves_of_steps(self.position, &result.principal_variation);
+        listener(&Progress {
+            depth: pv.len() as u32,
+            playouts: Some(result.visits),
+            nodes: u64::from(result.visits),
+            score: Score::Men(men_of_value(result.value)),
+            pv,
+            elapsed: self.started.elapsed(),
+        });
+    }
+}
+
+/// A value in [-1, 1] in men, the inverse of the alpha-beta player's `tanh(men / 2)`.
+fn men_of_value(value: f32) -> f32 {
+    2.0 * value.clamp(-0.999, 0.999).atanh()
 }
 
 /// The whole moves a line of steps from `position` makes (a move cut short at the end is dropped).

@@ -10,6 +10,7 @@ mod eval;
 mod ordering;
 mod tt;
 
+use crate::control::SearchControl;
 use crate::decision::no_progress_after;
 use draughts::{DrawRules, Game, Move, Position};
 use serde::{Deserialize, Serialize};
@@ -47,6 +48,9 @@ pub enum Limit {
     /// Deepen until this much time has passed; the deepest completed iteration answers. Depth 1
     /// always completes.
     Time(Duration),
+    /// Deepen until this many nodes are searched (an iteration past it is cut short); depth 1
+    /// always completes. Deterministic.
+    Nodes(u64),
 }
 
 /// The engine's answer.
@@ -78,6 +82,8 @@ pub struct AlphaBeta {
     pv: Vec<Vec<Move>>,
     nodes: u64,
     deadline: Option<Instant>,
+    /// Node budget of the search, if any.
+    max_nodes: Option<u64>,
     /// Whether the clock may stop the current iteration (never the first).
     may_abort: bool,
     aborted: bool,
@@ -94,6 +100,7 @@ impl AlphaBeta {
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             deadline: None,
+            max_nodes: None,
             may_abort: false,
             aborted: false,
         }
@@ -102,24 +109,39 @@ impl AlphaBeta {
     /// The best move in `game`'s position; `None` when the side to move has no move. Repetitions
     /// of the game's positions count as draws, as do the no-progress rule's.
     pub fn best_move(&mut self, game: &Game, limit: Limit) -> Option<BestMove> {
+        self.best_move_controlled(game, limit, None, &mut |_| {})
+    }
+
+    /// [`AlphaBeta::best_move`], also ended early by `control` (a stop, or its deadline; depth 1
+    /// always completes), with `on_iteration` told each completed iteration's answer.
+    pub fn best_move_controlled(
+        &mut self,
+        game: &Game,
+        limit: Limit,
+        control: Option<&SearchControl>,
+        on_iteration: &mut dyn FnMut(&BestMove),
+    ) -> Option<BestMove> {
         let position = *game.position();
         let moves = position.legal_moves();
         let first = *moves.first()?;
         self.start(game, limit);
         let max_depth = match limit {
             Limit::Depth(depth) => depth.max(1),
-            Limit::Time(_) => MAX_PLY as u32 / 2,
+            Limit::Time(_) | Limit::Nodes(_) => MAX_PLY as u32 / 2,
         };
         let mut best = BestMove { mv: first, score: 0, pv: vec![first], depth: 0, nodes: 0 };
         for depth in 1..=max_depth {
             self.may_abort = depth > 1;
-            let score = self.negamax(&position, game.hash(), depth as i32, -WIN - 1, WIN + 1, 0);
+            let score =
+                self.negamax(&position, game.hash(), depth as i32, -WIN - 1, WIN + 1, 0, control);
             if self.aborted {
                 break;
             }
             let pv = self.pv[0].clone();
             best = BestMove { mv: pv[0], score, pv, depth, nodes: self.nodes };
-            if score.abs() >= WIN_THRESHOLD {
+            on_iteration(&best);
+            let spent = self.max_nodes.is_some_and(|max| self.nodes >= max);
+            if score.abs() >= WIN_THRESHOLD || spent || control.is_some_and(|c| c.should_stop()) {
                 break;
             }
         }
@@ -138,8 +160,12 @@ impl AlphaBeta {
         self.nodes = 0;
         self.aborted = false;
         self.deadline = match limit {
-            Limit::Depth(_) => None,
             Limit::Time(time) => Some(Instant::now() + time),
+            Limit::Depth(_) | Limit::Nodes(_) => None,
+        };
+        self.max_nodes = match limit {
+            Limit::Nodes(nodes) => Some(nodes),
+            Limit::Depth(_) | Limit::Time(_) => None,
         };
         self.path.clear();
         self.no_progress.clear();
@@ -155,6 +181,7 @@ impl AlphaBeta {
 
     /// Negamax score of `position` (hash `hash`, `ply` plies below the root) for its side to
     /// move, searching `depth` more plies and then captures only.
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         position: &Position,
@@ -163,10 +190,11 @@ impl AlphaBeta {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        control: Option<&SearchControl>,
     ) -> i32 {
         self.pv[ply].clear();
         self.nodes += 1;
-        if self.out_of_time() {
+        if self.must_abort(control) {
             return 0;
         }
         if ply > 0 && self.is_draw() {
@@ -205,6 +233,7 @@ impl AlphaBeta {
                 -beta,
                 -alpha,
                 ply + 1,
+                control,
             );
             self.pop();
             if self.aborted {
@@ -271,11 +300,17 @@ impl AlphaBeta {
         line.extend_from_slice(&tail[0]);
     }
 
-    fn out_of_time(&mut self) -> bool {
-        if let Some(deadline) = self.deadline.filter(|_| self.may_abort) {
-            if self.nodes % CLOCK_INTERVAL == 0 && Instant::now() >= deadline {
-                self.aborted = true;
-            }
+    /// Whether the current iteration must end: past the deadline or the node budget, or stopped
+    /// from outside (never the first iteration; the clock and the control are read every
+    /// `CLOCK_INTERVAL` nodes).
+    fn must_abort(&mut self, control: Option<&SearchControl>) -> bool {
+        if self.may_abort && !self.aborted {
+            let over_budget = self.max_nodes.is_some_and(|max| self.nodes >= max);
+            let checkpoint = self.nodes % CLOCK_INTERVAL == 0;
+            let late =
+                checkpoint && self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+            let stopped = checkpoint && control.is_some_and(|c| c.should_stop());
+            self.aborted = over_budget || late || stopped;
         }
         self.aborted
     }

@@ -1,0 +1,73 @@
+//! `checkers-zero hub [--player SPEC | --net CKPT]`: a Hub-protocol engine on stdin and stdout,
+//! for GUIs, tournament managers and pydraughts. The player is loaded once; its search tree (or
+//! table) is kept from move to move until `new-game`.
+
+use crate::match_cmd::NetArgs;
+use anyhow::Result;
+use arena::{Contestant, Entrant, Player, PlayerSpec};
+use clap::Args;
+use draughts::Game;
+use hub::{Engine, Thought};
+use search::{MoveBudget, Progress, SearchControl};
+use std::io::BufReader;
+use std::path::PathBuf;
+
+/// Without `--player` or `--net`: the built-in engine, at the time the GUI's `level` gives.
+const DEFAULT_PLAYER: &str = "alphabeta:6";
+
+#[derive(Args)]
+pub struct HubArgs {
+    /// The player behind the engine, written as for `match` (default alphabeta:6; a `level`
+    /// from the GUI replaces its depth, time or playouts).
+    #[arg(long, conflicts_with = "net")]
+    player: Option<String>,
+    /// A checkpoint or run directory to play with MCTS (the same as `--player mcts:CKPT`).
+    #[arg(long)]
+    net: Option<PathBuf>,
+    #[command(flatten)]
+    options: NetArgs,
+    /// Seed of the player's randomness.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+pub fn run(args: HubArgs) -> Result<()> {
+    let spec = match (&args.player, &args.net) {
+        (Some(player), _) => player.clone(),
+        (None, Some(net)) => format!("mcts:{}", net.display()),
+        (None, None) => DEFAULT_PLAYER.to_string(),
+    };
+    let entrant = Entrant::load(&spec.parse::<PlayerSpec>()?, &args.options.options()?)?;
+    let engine = PlayerEngine { player: entrant.player(args.seed)?, entrant, seed: args.seed };
+    let input = BufReader::new(std::io::stdin());
+    hub::serve(engine, input, std::io::stdout()).map_err(|err| anyhow::anyhow!("hub: {err}"))
+}
+
+/// A match player behind the protocol; a new game gets a fresh player (empty tree and table).
+struct PlayerEngine {
+    entrant: Entrant,
+    player: Box<dyn Player>,
+    seed: u64,
+}
+
+impl Engine for PlayerEngine {
+    fn name(&self) -> String {
+        format!("checkers-zero {}", self.entrant.name())
+    }
+
+    fn think(
+        &mut self,
+        game: &Game,
+        budget: MoveBudget,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&Progress),
+    ) -> Result<Thought, Box<dyn std::error::Error + Send + Sync>> {
+        let choice = self.player.think(game, budget, control, report)?;
+        Ok(Thought { mv: choice.mv, pv: choice.pv })
+    }
+
+    fn new_game(&mut self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        self.player = self.entrant.player(self.seed)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,314 @@
+//! One Hub session: reads the GUI's lines, answers them, and runs searches on a thread of their
+//! own so that `stop`, `ping` and `ponder-hit` are answered while the engine thinks.
+
+use crate::engine::Engine;
+use crate::level::Level;
+use crate::line::{quoted, Line};
+use crate::notation::{move_text, parse_move, parse_position};
+use draughts::{DrawRules, Game, Move};
+use search::{MoveBudget, Progress, Score, SearchControl};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+/// The variants this engine plays (the `variant` parameter's only value).
+const VARIANT: &str = "english";
+
+/// Serves the Hub protocol on `input` and `output` with `engine` until `quit` or the end of the
+/// input. Malformed or unknown lines are answered with `error` and the session goes on; an error
+/// of the engine itself (a failed net) ends it with that error.
+pub fn serve<E: Engine + 'static>(
+    engine: E,
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let out = Output(Arc::new(Mutex::new(Box::new(output))));
+    let (events, inbox) = channel();
+    spawn_reader(input, events.clone());
+    let mut session = Session::new(engine, out, events);
+    let result = session.run(&inbox);
+    session.shut_down();
+    result
+}
+
+/// What the session loop waits for.
+enum Event {
+    Line(String),
+    EndOfInput,
+    EngineFailed(String),
+}
+
+/// Work for the search thread.
+enum Job {
+    Think { game: Game, budget: MoveBudget },
+    NewGame,
+}
+
+/// Lines to the GUI, whole and flushed, from either thread.
+#[derive(Clone)]
+struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    fn line(&self, text: &str) {
+        let mut out = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // A GUI that closed its end is gone; the reader sees the end of input and the session ends.
+        let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+    }
+
+    fn error(&self, message: &str) {
+        self.line(&format!("error message={}", quoted(message)));
+    }
+}
+
+struct Session {
+    out: Output,
+    name: String,
+    jobs: Option<Sender<Job>>,
+    searcher: Option<thread::JoinHandle<()>>,
+    control: Arc<SearchControl>,
+    searching: Arc<AtomicBool>,
+    game: Option<Game>,
+    level: Level,
+    /// The time a ponder search gets once the expected move is played (`ponder-hit`).
+    ponder_time: Option<Duration>,
+}
+
+impl Session {
+    fn new<E: Engine + 'static>(engine: E, out: Output, events: Sender<Event>) -> Session {
+        let (jobs, queue) = channel();
+        let control = Arc::new(SearchControl::new());
+        let searching = Arc::new(AtomicBool::new(false));
+        let name = engine.name();
+        let searcher = {
+            let (out, control, searching) = (out.clone(), control.clone(), searching.clone());
+            thread::spawn(move || search_thread(engine, queue, out, control, searching, events))
+        };
+        Session {
+            out,
+            name,
+            jobs: Some(jobs),
+            searcher: Some(searcher),
+            control,
+            searching,
+            game: None,
+            level: Level::Own,
+            ponder_time: None,
+        }
+    }
+
+    fn run(
+        &mut self,
+        inbox: &Receiver<Event>,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        while let Ok(event) = inbox.recv() {
+            match event {
+                Event::Line(text) => {
+                    if !self.handle(&text) {
+                        return Ok(());
+                    }
+                }
+                Event::EndOfInput => return Ok(()),
+                Event::EngineFailed(message) => return Err(message.into()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Stops a search in progress and waits for the search thread to finish.
+    fn shut_down(&mut self) {
+        self.control.stop();
+        drop(self.jobs.take());
+        if let Some(searcher) = self.searcher.take() {
+            let _ = searcher.join();
+        }
+    }
+
+    /// Answers one line; `false` to end the session.
+    fn handle(&mut self, text: &str) -> bool {
+        let line = match Line::parse(text) {
+            Ok(line) => line,
+            Err(crate::line::LineError::Empty) => return true,
+            Err(err) => {
+                self.out.error(&err.to_string());
+                return true;
+            }
+        };
+        let searching = self.searching.load(Ordering::SeqCst);
+        match line.command.as_str() {
+            "quit" => return false,
+            "ping" => self.out.line("pong"),
+            "stop" => self.control.stop(),
+            "ponder-hit" => {
+                if let Some(time) = self.ponder_time.take() {
+                    self.control.set_time_left(Some(time));
+                }
+            }
+            command if searching => self.out.error(&format!(
+                "`{command}` while searching: only ping, ponder-hit, stop and quit are taken now"
+            )),
+            "hub" => self.greet(),
+            "set-param" => self.set_param(&line),
+            "init" => self.out.line("ready"),
+            "pos" => self.set_position(&line),
+            "level" => match Level::parse(&line) {
+                Ok(level) => self.level = level,
+                Err(err) => self.out.error(&err.to_string()),
+            },
+            "go" => self.go(&line),
+            "new-game" => self.send(Job::NewGame),
+            other => self.out.error(&format!("unknown command `{other}`")),
+        }
+        true
+    }
+
+    fn greet(&self) {
+        self.out.line(&format!(
+            "id name={} version={} author={} country={}",
+            quoted(&self.name),
+            env!("CARGO_PKG_VERSION"),
+            quoted("checkers-zero developers"),
+            quoted("none"),
+        ));
+        self.out.line(&format!("param name=variant value={VARIANT} type=enum values={VARIANT}"));
+        self.out.line("wait");
+    }
+
+    fn set_param(&self, line: &Line) {
+        match (line.value("name"), line.value("value")) {
+            (Some("variant"), Some(VARIANT)) => {}
+            (Some("variant"), Some(other)) => self.out.error(&format!(
+                "variant {other:?} is not played here; this engine plays {VARIANT} draughts only"
+            )),
+            (Some(name), _) => self.out.error(&format!("unknown parameter `{name}`")),
+            (None, _) => self.out.error("set-param needs name=... value=..."),
+        }
+    }
+
+    fn set_position(&mut self, line: &Line) {
+        let Some(text) = line.value("pos") else {
+            return self.out.error("pos needs pos=POSITION [moves=\"...\"]");
+        };
+        let start = match parse_position(text) {
+            Ok(position) => position,
+            Err(err) => return self.out.error(&err.to_string()),
+        };
+        let mut game = Game::new(start, DrawRules::default());
+        let moves = line.value("moves").unwrap_or("");
+        for (i, text) in moves.split_whitespace().enumerate() {
+            let played = parse_move(game.position(), text)
+                .map_err(|err| err.to_string())
+                .and_then(|mv| game.play(mv).map_err(|err| err.to_string()));
+            if let Err(err) = played {
+                return self.out.error(&format!("pos: move {} of moves: {err}", i + 1));
+            }
+        }
+        self.game = Some(game);
+    }
+
+    fn go(&mut self, line: &Line) {
+        let mode = line.args.first().map(|(name, _)| name.as_str());
+        if !matches!(mode, Some("think" | "ponder" | "analyze")) {
+            return self.out.error("go needs think, ponder or analyze");
+        }
+        let Some(game) = self.game.clone() else {
+            return self.out.error("go: no position yet (send pos first)");
+        };
+        if let Some(outcome) = game.outcome() {
+            return self.out.error(&format!("go: the game is over ({outcome:?})"));
+        }
+        let mut budget = self.level.budget();
+        self.ponder_time = None;
+        if let (Some("ponder"), MoveBudget::Time(time)) = (mode, budget) {
+            // The clock is not running yet: search until the expected move is played.
+            self.ponder_time = Some(time);
+            budget = MoveBudget::Infinite;
+        }
+        self.control.reset();
+        self.searching.store(true, Ordering::SeqCst);
+        self.send(Job::Think { game, budget });
+    }
+
+    fn send(&self, job: Job) {
+        if let Some(jobs) = &self.jobs {
+            // The search thread only ends when the session does.
+            let _ = jobs.send(job);
+        }
+    }
+}
+
+fn spawn_reader(input: impl BufRead + Send + 'static, events: Sender<Event>) {
+    thread::spawn(move || {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if events.send(Event::Line(line)).is_err() {
+                return;
+            }
+        }
+        let _ = events.send(Event::EndOfInput);
+    });
+}
+
+fn search_thread<E: Engine>(
+    mut engine: E,
+    jobs: Receiver<Job>,
+    out: Output,
+    control: Arc<SearchControl>,
+    searching: Arc<AtomicBool>,
+    events: Sender<Event>,
+) {
+    for job in jobs {
+        let result = match job {
+            Job::NewGame => engine.new_game(),
+            Job::Think { game, budget } => {
+                let mut report = |progress: &Progress| out.line(&info_line(progress));
+                engine.think(&game, budget, &control, &mut report).map(|thought| {
+                    searching.store(false, Ordering::SeqCst);
+                    out.line(&done_line(thought.mv, thought.pv.get(1).copied()));
+                })
+            }
+        };
+        if let Err(err) = result {
+            searching.store(false, Ordering::SeqCst);
+            let _ = events.send(Event::EngineFailed(err.to_string()));
+            return;
+        }
+    }
+}
+
+fn info_line(progress: &Progress) -> String {
+    let seconds = progress.elapsed.as_secs_f64();
+    let mut text = format!("info depth={}", progress.depth);
+    if let Some(playouts) = progress.playouts {
+        text.push_str(&format!(" playouts={playouts}"));
+    }
+    let nps = if seconds > 0.0 { progress.nodes as f64 / seconds } else { 0.0 };
+    let pv: Vec<String> = progress.pv.iter().copied().map(move_text).collect();
+    text.push_str(&format!(
+        " nodes={} score={} time={seconds:.3} nps={nps:.0} pv={}",
+        progress.nodes,
+        score_text(progress.score),
+        quoted(&pv.join(" ")),
+    ));
+    text
+}
+
+/// A score in men with two decimals; a found win in `n` plies as `100 - n/100` (and a loss
+/// negated), the convention pydraughts reads as a win in `n` plies.
+fn score_text(score: Score) -> String {
+    let value = match score {
+        Score::Men(men) => f64::from(men.clamp(-90.0, 90.0)),
+        Score::WinIn(plies) => 100.0 - f64::from(plies.min(9000)) / 100.0,
+        Score::LossIn(plies) => -(100.0 - f64::from(plies.min(9000)) / 100.0),
+    };
+    format!("{value:.2}")
+}
+
+fn done_line(mv: Move, ponder: Option<Move>) -> String {
+    match ponder {
+        Some(ponder) => format!("done move={} ponder={}", move_text(mv), move_text(ponder)),
+        None => format!("done move={}", move_text(mv)),
+    }
+}

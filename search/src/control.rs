@@ -1,0 +1,137 @@
+//! Controlling a search from outside, as an engine protocol does: what one move may cost, a stop
+//! flag and a deadline that another thread may set or move while the search runs (`stop`, a
+//! ponder hit that starts the clock), and the progress a search reports as it goes.
+
+use draughts::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// What one move may cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MoveBudget {
+    /// The player's own setting (its depth, time or playouts).
+    Own,
+    /// This much wall time for the whole move (every jump of a capture included).
+    Time(Duration),
+    /// Search this many plies deep (alpha-beta); a player without depths uses its own setting.
+    Depth(u32),
+    /// Search this many nodes (alpha-beta) or playouts (MCTS).
+    Nodes(u64),
+    /// Until stopped.
+    Infinite,
+}
+
+/// How a searching player rates the position for its side to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Score {
+    /// An estimate in men (one man ahead is about 1.0).
+    Men(f32),
+    /// A win found in this many plies.
+    WinIn(u32),
+    /// A loss found in this many plies.
+    LossIn(u32),
+}
+
+/// A searching player's report on its thinking so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// Completed depth (alpha-beta) or the length of the principal variation in moves (MCTS).
+    pub depth: u32,
+    /// Root visits (MCTS only).
+    pub playouts: Option<u32>,
+    /// Nodes searched (alpha-beta) or playouts made in this search (MCTS).
+    pub nodes: u64,
+    /// The position's rating for the side to move.
+    pub score: Score,
+    /// The principal variation, whole moves from the position searched.
+    pub pv: Vec<Move>,
+    /// Time since the search began.
+    pub elapsed: Duration,
+}
+
+/// No deadline (the search runs until its own limit or a stop).
+const NO_DEADLINE: u64 = u64::MAX;
+
+/// Shared between a searching thread and the thread that may stop it.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    /// Nanoseconds after `epoch` at which the search should end; `NO_DEADLINE` for none.
+    deadline: AtomicU64,
+    epoch: Instant,
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl::new()
+    }
+}
+
+impl SearchControl {
+    /// No stop asked, no deadline.
+    pub fn new() -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            deadline: AtomicU64::new(NO_DEADLINE),
+            epoch: Instant::now(),
+        }
+    }
+
+    /// Asks the search to finish as soon as it can (it still answers with a move).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Ends the search `after` from now (replacing any earlier deadline), or never with `None`.
+    pub fn set_time_left(&self, after: Option<Duration>) {
+        let nanos = after.map_or(NO_DEADLINE, |after| {
+            let at = self.epoch.elapsed() + after;
+            u64::try_from(at.as_nanos()).unwrap_or(NO_DEADLINE - 1)
+        });
+        self.deadline.store(nanos, Ordering::Relaxed);
+    }
+
+    /// Clears the stop flag and the deadline, for the next search.
+    pub fn reset(&self) {
+        self.stop.store(false, Ordering::Relaxed);
+        self.deadline.store(NO_DEADLINE, Ordering::Relaxed);
+    }
+
+    /// Whether `stop` was called.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether the search should end now: stopped, or past its deadline.
+    pub fn should_stop(&self) -> bool {
+        if self.stop_requested() {
+            return true;
+        }
+        let deadline = self.deadline.load(Ordering::Relaxed);
+        deadline != NO_DEADLINE && self.epoch.elapsed().as_nanos() >= u128::from(deadline)
+    }
+
+    /// Whether a deadline is set (a search without one runs until its own limit or a stop).
+    pub fn has_deadline(&self) -> bool {
+        self.deadline.load(Ordering::Relaxed) != NO_DEADLINE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_and_deadline_end_the_search_and_reset_clears_them() {
+        let control = SearchControl::new();
+        assert!(!control.should_stop());
+        control.set_time_left(Some(Duration::ZERO));
+        assert!(control.should_stop() && control.has_deadline());
+        control.set_time_left(Some(Duration::from_secs(3600)));
+        assert!(!control.should_stop());
+        control.stop();
+        assert!(control.should_stop());
+        control.reset();
+        assert!(!control.should_stop() && !control.has_deadline());
+    }
+}

@@ -1,0 +1,75 @@
+//! `checkers-zero hub` driven by pydraughts' own `HubEngine` (English variant), every move checked
+//! by pydraughts' referee (`tests/hub/drive.py`, run with `CHECKERS_ZERO_PYTHON`): whole games
+//! against random moves and between two engines, a mid-game position sent as moves with captures
+//! and a multi-jump, `stop` in an infinite search, `go ponder` then `ponder-hit`, garbage input.
+
+use model::checkpoint::save;
+use model::{Extras, NetConfig, PolicyValueNet};
+use std::path::Path;
+use std::process::Command;
+
+/// Runs one check of the driver against `hub PLAYER_ARGS`; its report lines.
+fn drive(check: &str, player_args: &[&str]) -> Option<String> {
+    let Ok(python) = std::env::var("CHECKERS_ZERO_PYTHON") else {
+        println!("skipped: CHECKERS_ZERO_PYTHON not set");
+        return None;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hub/drive.py");
+    let out = Command::new(python)
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_checkers-zero"))
+        .arg(check)
+        .args(player_args)
+        .output()
+        .expect("python runs");
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "hub check {check} {player_args:?} failed:\n{text}");
+    println!("{text}");
+    Some(text)
+}
+
+#[test]
+fn alphabeta_behind_hub_beats_random_moves_with_either_colour() {
+    if let Some(out) = drive("random", &["--player", "alphabeta:4"]) {
+        assert_eq!(out.matches("random: engine as side").count(), 2, "{out}");
+    }
+}
+
+#[test]
+fn two_hub_engines_play_a_whole_game_under_clock_and_node_levels() {
+    drive("engines", &["--player", "alphabeta:4"]);
+}
+
+#[test]
+fn a_mid_game_position_with_captures_and_a_multi_jump_is_taken_as_moves() {
+    drive("midgame", &["--player", "alphabeta:4"]);
+}
+
+#[test]
+fn stop_ends_an_infinite_search_promptly_with_a_legal_move() {
+    drive("stop", &["--player", "alphabeta:40"]);
+    drive("stop", &["--player", "random"]);
+}
+
+#[test]
+fn ponder_hit_starts_the_clock_of_a_ponder_search() {
+    drive("ponder", &["--player", "alphabeta:4"]);
+}
+
+#[test]
+fn garbage_gets_error_lines_and_the_engine_stays_up() {
+    drive("garbage", &[]);
+}
+
+#[test]
+fn net_players_behind_hub_play_whole_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("net.safetensors");
+    let net = PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
+    save(&ckpt, &net, 0, None, &Extras::default()).unwrap();
+    let ckpt = ckpt.to_str().unwrap();
+    drive("random", &["--net", ckpt, "--playouts", "32"]);
+    drive("stop", &["--net", ckpt]);
+    drive("random", &["--player", &format!("policy:{ckpt}")]);
+}

@@ -1,0 +1,165 @@
+"""Drives `checkers-zero hub` with pydraughts' own HubEngine and referee (English variant).
+
+argv: the checkers-zero binary, then one check: random | engines | midgame | stop | ponder |
+garbage, then extra `hub` arguments (the player). Prints one line per finished check; any
+failure raises (non-zero exit).
+"""
+import random
+import sys
+import time
+
+from draughts import Board, Move
+from draughts.engine import HubEngine, Limit
+
+BINARY, CHECK, PLAYER_ARGS = sys.argv[1], sys.argv[2], sys.argv[3:]
+MAX_PLIES = 1000
+
+
+def engine(args=PLAYER_ARGS):
+    hub = HubEngine([BINARY, "hub", *args])
+    assert "english" in hub.variants, hub.variants
+    hub.setoption("variant", "english")
+    hub.init()
+    return hub
+
+
+def close(hub):
+    """`quit` ends the engine process."""
+    hub.quit()
+    assert hub.p.wait(timeout=10) == 0
+    hub.p.stdin.close()
+    hub.p.stdout.close()
+
+
+def legal(board, move):
+    """The referee: `move` must be one of the position's legal moves."""
+    moves = [m.board_move for m in board.legal_moves()]
+    assert move.board_move in moves, (move.pdn_move, [m.pdn_move for m in board.legal_moves()])
+    return move
+
+
+def play_game(players, limits):
+    """players: per side (first mover first), a HubEngine or a random.Random; returns the result."""
+    board = Board(variant="english")
+    first = board.turn
+    plies = 0
+    while not board.is_over():
+        assert plies < MAX_PLIES, "game did not end"
+        side = 0 if board.turn == first else 1
+        player = players[side]
+        if isinstance(player, random.Random):
+            move = player.choice(board.legal_moves())
+        else:
+            move = player.play(board, limits[side], ponder=False).move
+        board.push(legal(board, move))
+        plies += 1
+    return board.winner(), plies
+
+
+def check_random():
+    hub = engine()
+    rng = random.Random(7)
+    for engine_side in (0, 1):
+        players = [rng, rng]
+        players[engine_side] = hub
+        winner, plies = play_game(players, [Limit(movetime=0.05)] * 2)
+        print(f"random: engine as side {engine_side}: winner {winner} after {plies} plies")
+    close(hub)
+
+
+def check_engines():
+    a, b = engine(), engine(["--player", "alphabeta:2"])
+    limits = [Limit(time=6, inc=0.05), Limit(nodes=3000)]
+    winner, plies = play_game([a, b], limits)
+    print(f"engines: winner {winner} after {plies} plies")
+    close(a)
+    close(b)
+
+
+def check_midgame():
+    """A position reached by captures and a multi-jump, sent as pos + moves."""
+    rng = random.Random(3)
+    for attempt in range(500):
+        board = Board(variant="english")
+        multi = False
+        for _ in range(60):
+            if board.is_over():
+                break
+            move = rng.choice(board.legal_moves())
+            multi = multi or len(move.captures or []) >= 2
+            board.push(move)
+            if multi and not board.is_over():
+                break
+        if multi and not board.is_over():
+            break
+    else:
+        raise AssertionError("no random game with a multi-jump")
+    hub = engine()
+    stack = " ".join(m.hub_move for m in board.move_stack)
+    result = hub.play(board, Limit(depth=6), ponder=False)
+    legal(board, result.move)
+    print(f"midgame: after {len(board.move_stack)} moves ({stack}) engine played {result.move.pdn_move}")
+    close(hub)
+
+
+def check_stop():
+    hub = engine()
+    board = Board(variant="english")
+    hub.send(f"pos pos={board._game.initial_hub_fen}")
+    hub.send("level infinite")
+    hub.send("go think")
+    time.sleep(1.0)
+    asked = time.monotonic()
+    hub.stop()
+    while True:
+        command, args = hub.recv_hub()
+        if command == "done":
+            break
+    answered = time.monotonic() - asked
+    move = Move(board, hub_move=args.split()[0].split("=")[1])
+    legal(board, move)
+    assert answered < 0.5, f"stop answered after {answered:.3f} s"
+    print(f"stop: done {answered * 1000:.0f} ms after stop")
+    close(hub)
+
+
+def check_ponder():
+    hub = engine()
+    board = Board(variant="english")
+    hub.send(f"pos pos={board._game.initial_hub_fen}")
+    hub.send("level move-time=0.2")
+    hub.send("go ponder")
+    time.sleep(0.5)  # (pydraughts sends ponder-hit only right after go ponder)
+    hit = time.monotonic()
+    hub.ponderhit()
+    while hub.recv_hub()[0] != "done":
+        pass
+    after = time.monotonic() - hit
+    assert 0.1 < after < 1.0, f"ponder-hit then done after {after:.3f} s"
+    print(f"ponder: done {after * 1000:.0f} ms after ponder-hit")
+    close(hub)
+
+
+def check_garbage():
+    hub = engine()
+    lines = ["xyzzy", "pos pos=garbage", "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-20\"",
+             "level depth=abc", "go sideways", "set-param name=variant value=frisian", 'pos moves="1-2']
+    for line in lines:
+        hub.send(line)
+    hub.send("ping")
+    errors = []
+    while True:
+        command, args = hub.recv_hub()
+        if command == "pong":
+            break
+        assert command == "error", (command, args)
+        errors.append(args)
+    assert len(errors) == len(lines), errors
+    board = Board(variant="english")
+    legal(board, hub.play(board, Limit(depth=3), ponder=False).move)
+    print(f"garbage: {len(errors)} errors, then a legal move")
+    close(hub)
+
+
+{"random": check_random, "engines": check_engines, "midgame": check_midgame, "stop": check_stop,
+ "ponder": check_ponder, "garbage": check_garbage}[CHECK]()
