@@ -4,6 +4,7 @@ mod bench;
 mod bestmove;
 mod budget;
 mod config;
+mod egdb;
 mod export;
 mod gating;
 mod hub_cmd;
@@ -42,6 +43,8 @@ enum Command {
     Train(train::TrainArgs),
     /// Count the leaves of the move tree (move-generator check and speed).
     Perft(perft::PerftArgs),
+    /// Endgame databases: build the exact tables up to N pieces, or probe positions in them.
+    Egdb(egdb::EgdbArgs),
     /// Export a checkpoint for other engines (TorchScript, ONNX, safetensors) with a JSON description.
     Export(export::ExportArgs),
     /// Play two players against each other over the 3-move ballots (colours swapped per ballot).
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay::run(args),
         Command::Train(args) => train::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Egdb(args) => egdb::run(args),
         Command::Export(args) => export::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Ladder(args) => ladder::run(args),

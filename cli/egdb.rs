@@ -1,0 +1,137 @@
+//! `checkers-zero egdb build|probe`: endgame databases, exact values of every position with few
+//! pieces (see the `egdb` crate).
+//!
+//! `build --pieces N [--dir DIR]` builds every table up to N pieces (reusing slices an earlier
+//! build finished), with one progress line per slice on stderr. `probe [--dir DIR] [--fen FEN]`
+//! prints one line per position, `VALUE MOVE [plies=D]`: `win 18-22 plies=7`, `draw 5-9`,
+//! `loss 1-6 plies=12`, or `loss none` when the side to move has no move. Without `--fen` it
+//! answers each FEN line of standard input (blank lines skipped); a bad or uncovered position
+//! gets a line `error: ...` and the command fails at the end.
+
+use ::egdb::{Tables, MAX_PIECES};
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use draughts::Position;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct EgdbArgs {
+    #[command(subcommand)]
+    command: EgdbCommand,
+}
+
+#[derive(Subcommand)]
+enum EgdbCommand {
+    /// Build every table up to N pieces (slices already built and intact are reused).
+    Build(BuildArgs),
+    /// Value, a best move and the distance to the end of positions given as FEN.
+    Probe(ProbeArgs),
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// Most pieces on the board (5: about 150 million positions, minutes on two cores).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=MAX_PIECES as i64))]
+    pieces: u32,
+    /// Folder of the tables [default: the per-machine cache, `$CHECKERS_ZERO_CACHE/egdb`].
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ProbeArgs {
+    /// Folder of the tables [default: the per-machine cache, `$CHECKERS_ZERO_CACHE/egdb`].
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// The position in draughts FEN, e.g. `W:WK19,K23:BK28,12`; without it, FEN lines from stdin.
+    #[arg(long)]
+    fen: Option<String>,
+}
+
+pub fn run(args: EgdbArgs) -> Result<()> {
+    match args.command {
+        EgdbCommand::Build(args) => build(args),
+        EgdbCommand::Probe(args) => probe(args),
+    }
+}
+
+/// `--dir`, else the default cache folder.
+fn folder(dir: Option<PathBuf>) -> Result<PathBuf> {
+    match dir.or_else(::egdb::default_dir) {
+        Some(dir) => Ok(dir),
+        None => bail!("no cache folder (none of CHECKERS_ZERO_CACHE, XDG_CACHE_HOME, HOME is set): pass --dir"),
+    }
+}
+
+fn build(args: BuildArgs) -> Result<()> {
+    let dir = folder(args.dir)?;
+    let report = ::egdb::build(&dir, args.pieces, |event| eprintln!("{event}"))?;
+    eprintln!(
+        "egdb: done: {} slices built, {} reused, {} positions, {:.1} MiB in {}, {:.1} s",
+        report.slices_built,
+        report.slices_reused,
+        report.positions,
+        report.bytes as f64 / (1024.0 * 1024.0),
+        report.dir.display(),
+        report.seconds
+    );
+    Ok(())
+}
+
+fn probe(args: ProbeArgs) -> Result<()> {
+    let dir = folder(args.dir)?;
+    let tables = Tables::open(&dir)?;
+    if let Some(fen) = &args.fen {
+        println!("{}", answer(&tables, &dir, fen)?);
+        return Ok(());
+    }
+    let (mut total, mut failed) = (0, 0);
+    let mut out = std::io::stdout().lock();
+    for line in std::io::stdin().lock().lines() {
+        let line = line.context("reading FEN lines from stdin")?;
+        let fen = line.trim();
+        if fen.is_empty() {
+            continue;
+        }
+        total += 1;
+        match answer(&tables, &dir, fen) {
+            Ok(text) => writeln!(out, "{text}")?,
+            Err(err) => {
+                failed += 1;
+                writeln!(out, "error: {}", crate::one_line(err.as_ref()))?;
+            }
+        }
+        out.flush()?;
+    }
+    if failed > 0 {
+        bail!("{failed} of {total} positions could not be answered");
+    }
+    Ok(())
+}
+
+/// The answer line for one FEN: `VALUE MOVE [plies=D]`.
+fn answer(tables: &Tables, dir: &std::path::Path, fen: &str) -> Result<String> {
+    let pos = Position::from_fen(fen)?;
+    let Some(probe) = tables.best_move(&pos) else {
+        let pieces = pos.occupied().count();
+        bail!(
+            "FEN {fen:?}: not covered by the tables in {} ({pieces} pieces; complete up to {}{})",
+            dir.display(),
+            tables.max_pieces(),
+            if tables.max_pieces() == 0 {
+                ", build them with `checkers-zero egdb build`"
+            } else {
+                ""
+            }
+        );
+    };
+    let mut text = match probe.best {
+        Some(mv) => format!("{} {mv}", probe.wdl),
+        None => return Ok(format!("{} none", probe.wdl)),
+    };
+    if let Some(d) = probe.distance {
+        text.push_str(&format!(" plies={d}"));
+    }
+    Ok(text)
+}
