@@ -62,7 +62,6 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    omp_threads_sleep_when_idle();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(args),
@@ -92,19 +91,35 @@ fn main() -> ExitCode {
 /// libtorch's OpenMP threads spin while they wait by default. When other work shares the cores
 /// (self-play workers, a trainer, other programs) that spinning slowed forward passes by up to
 /// 100x on a 2-core machine; letting idle threads sleep (`OMP_WAIT_POLICY=PASSIVE`) cured it.
-/// OpenMP reads the variable when it loads, before `main`, so the process starts itself again
-/// with it set, unless the user chose a policy.
-fn omp_threads_sleep_when_idle() {
-    use std::os::unix::process::CommandExt;
-    if std::env::var_os("OMP_WAIT_POLICY").is_some() {
-        return;
+/// OpenMP reads the variable in its library constructor, before `main`, so it is set here from
+/// the executable's pre-initialisation array, which the dynamic loader runs before any shared
+/// library's constructor; a policy the user chose is kept.
+#[used]
+#[link_section = ".preinit_array"]
+static OMP_THREADS_SLEEP_WHEN_IDLE: extern "C" fn() = omp_threads_sleep_when_idle;
+
+extern "C" fn omp_threads_sleep_when_idle() {
+    extern "C" {
+        fn setenv(
+            name: *const std::ffi::c_char,
+            value: *const std::ffi::c_char,
+            overwrite: std::ffi::c_int,
+        ) -> std::ffi::c_int;
     }
-    if let Ok(exe) = std::env::current_exe() {
-        // `exec` returns only when it fails; then carry on with the default policy.
-        let _ = std::process::Command::new(exe)
-            .args(std::env::args_os().skip(1))
-            .env("OMP_WAIT_POLICY", "PASSIVE")
-            .exec();
+    // SAFETY: runs once, before `main` and before any other thread or library code; both strings
+    // are NUL-terminated literals. `overwrite = 0` leaves a value the user set.
+    unsafe {
+        setenv(c"OMP_WAIT_POLICY".as_ptr(), c"PASSIVE".as_ptr(), 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn openmp_threads_are_told_to_sleep_before_main() {
+        // The test binary carries the same pre-initialisation entry.
+        let policy = std::env::var("OMP_WAIT_POLICY").expect("set before main");
+        assert!(!policy.is_empty());
     }
 }
 
