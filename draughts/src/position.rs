@@ -102,6 +102,16 @@ impl Position {
         self
     }
 
+    /// The same game seen from the other side: the board turned half a turn and the colours
+    /// swapped, so the other colour is to move. It has the same value for the side to move.
+    pub fn mirrored(&self) -> Position {
+        Position {
+            pieces: [self.pieces[1].flipped(), self.pieces[0].flipped()],
+            kings: self.kings.flipped(),
+            side_to_move: self.side_to_move.other(),
+        }
+    }
+
     /// The piece on `sq`: its colour and whether it is a king.
     pub fn piece_at(&self, sq: Square) -> Option<(Color, bool)> {
         let king = self.kings.contains(sq);
@@ -267,6 +277,16 @@ impl fmt::Debug for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mirrored_position_is_the_same_game_for_the_other_colour() {
+        let pos = Position::from_fen("W:WK14,22,30:B9,18,K26").unwrap();
+        let mirrored = pos.mirrored();
+        assert_eq!(mirrored, Position::from_fen("B:WK7,15,24:BK19,11,3").unwrap());
+        assert_eq!(mirrored.mirrored(), pos);
+        assert_eq!(crate::perft(&mirrored, 5), crate::perft(&pos, 5));
+        assert_eq!(Position::start().mirrored(), Position::start().with_side_to_move(Color::White));
+    }
 
     #[test]
     fn the_diagram_shows_square_numbers_from_the_readers_side() {

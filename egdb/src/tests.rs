@@ -102,13 +102,7 @@ fn every_position_up_to_three_pieces_is_consistent() {
                 let pos = position(m, i);
                 check_consistent(t, &pos);
                 // The same position with White to move, turned round, has the same value.
-                let turned = Position::new(
-                    pos.pieces(Color::White).flipped(),
-                    pos.pieces(Color::Black).flipped(),
-                    (pos.kings(Color::Black) | pos.kings(Color::White)).flipped(),
-                    Color::White,
-                )
-                .unwrap();
+                let turned = pos.mirrored();
                 assert_eq!(t.probe(&turned), t.probe(&pos));
                 assert_eq!(t.distance(&turned), t.distance(&pos));
                 checked += 1;

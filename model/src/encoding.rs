@@ -180,13 +180,7 @@ mod tests {
             Color::Black,
         )
         .unwrap();
-        let turned = Position::new(
-            pos.pieces(Color::White).flipped(),
-            pos.pieces(Color::Black).flipped(),
-            (pos.kings(Color::Black) | pos.kings(Color::White)).flipped(),
-            Color::White,
-        )
-        .unwrap();
+        let turned = pos.mirrored();
         let sq = Square::from_pdn(10).unwrap();
         let mut a = observe(pos);
         a.moving_piece = Some(sq);
