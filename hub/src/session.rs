@@ -31,7 +31,15 @@ pub fn serve<E: Engine + 'static>(
     let mut session = Session::new(engine, out, events);
     let result = session.run(&inbox);
     session.shut_down();
-    result
+    result?;
+    // An engine that failed while the session was ending still reports its error.
+    match inbox.try_iter().find_map(|event| match event {
+        Event::EngineFailed(message) => Some(message),
+        _ => None,
+    }) {
+        Some(message) => Err(message.into()),
+        None => Ok(()),
+    }
 }
 
 /// What the session loop waits for.
@@ -310,5 +318,101 @@ fn done_line(mv: Move, ponder: Option<Move>) -> String {
     match ponder {
         Some(ponder) => format!("done move={} ponder={}", move_text(mv), move_text(ponder)),
         None => format!("done move={}", move_text(mv)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    /// Plays the first legal move at once; fails when asked to think after `fail_after` searches.
+    struct FirstMove {
+        searches: usize,
+        fail_after: usize,
+    }
+
+    impl Engine for FirstMove {
+        fn name(&self) -> String {
+            "first move".to_string()
+        }
+
+        fn think(
+            &mut self,
+            game: &Game,
+            _budget: MoveBudget,
+            _control: &SearchControl,
+            report: &mut dyn FnMut(&Progress),
+        ) -> Result<crate::Thought, Box<dyn std::error::Error + Send + Sync>> {
+            self.searches += 1;
+            if self.searches > self.fail_after {
+                return Err("the net failed".into());
+            }
+            let mv = game.position().legal_moves()[0];
+            let progress = Progress {
+                depth: 1,
+                playouts: None,
+                nodes: 1,
+                score: Score::WinIn(3),
+                pv: vec![mv],
+                elapsed: Duration::from_millis(1),
+            };
+            report(&progress);
+            Ok(crate::Thought { mv, pv: vec![mv] })
+        }
+
+        fn new_game(&mut self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+            Ok(())
+        }
+    }
+
+    /// Output shared with the test.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().write(bytes)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &str, fail_after: usize) -> (bool, Vec<String>) {
+        let out = Captured::default();
+        let engine = FirstMove { searches: 0, fail_after };
+        let ok = serve(engine, Cursor::new(input.as_bytes().to_vec()), out.clone()).is_ok();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        (ok, text.lines().map(str::to_string).collect())
+    }
+
+    #[test]
+    fn a_session_greets_searches_and_answers_bad_lines_with_errors() {
+        let input = "hub\nset-param name=variant value=english\ninit\ngo think\nfly\n\
+                     pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-15\"\nlevel depth=3\n\
+                     go think\nquit\nping\n";
+        let (ok, lines) = session(input, usize::MAX);
+        assert!(ok);
+        assert_eq!(
+            lines[0],
+            "id name=\"first move\" version=0.1.0 author=\"checkers-zero developers\" country=none"
+        );
+        assert_eq!(lines[1], "param name=variant value=english type=enum values=english");
+        assert_eq!(&lines[2..4], ["wait", "ready"]);
+        assert!(lines[4].starts_with("error message=\"go: no position yet"), "{lines:?}");
+        assert_eq!(lines[5], "error message=\"unknown command `fly`\"");
+        assert_eq!(lines[6], "info depth=1 nodes=1 score=99.97 time=0.001 nps=1000 pv=22-17");
+        assert_eq!(lines[7], "done move=22-17");
+        assert_eq!(lines.len(), 8, "nothing after quit: {lines:?}");
+    }
+
+    #[test]
+    fn an_engine_failure_ends_the_session_with_its_error() {
+        let input = "pos pos=B:W21-32:B1-12\ngo think\nping\n";
+        let out = Captured::default();
+        let engine = FirstMove { searches: 0, fail_after: 0 };
+        let err = serve(engine, Cursor::new(input.as_bytes().to_vec()), out).unwrap_err();
+        assert_eq!(err.to_string(), "the net failed");
     }
 }

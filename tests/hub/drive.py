@@ -102,22 +102,32 @@ def check_midgame():
     close(hub)
 
 
-def check_stop():
-    hub = engine()
+def search_start_position(hub, level, mode):
+    """Starts a search of the start position by hand; the board, for the referee."""
     board = Board(variant="english")
     hub.send(f"pos pos={board._game.initial_hub_fen}")
-    hub.send("level infinite")
-    hub.send("go think")
+    hub.send(f"level {level}")
+    hub.send(f"go {mode}")
     time.sleep(1.0)
-    asked = time.monotonic()
-    hub.stop()
+    return board
+
+
+def seconds_until_done(hub, board, since):
+    """Reads up to `done`; its move must be legal. Seconds from `since` to `done`."""
     while True:
         command, args = hub.recv_hub()
         if command == "done":
             break
-    answered = time.monotonic() - asked
-    move = Move(board, hub_move=args.split()[0].split("=")[1])
-    legal(board, move)
+    legal(board, Move(board, hub_move=args.split()[0].split("=")[1]))
+    return time.monotonic() - since
+
+
+def check_stop():
+    hub = engine()
+    board = search_start_position(hub, "infinite", "think")
+    asked = time.monotonic()
+    hub.stop()
+    answered = seconds_until_done(hub, board, asked)
     assert answered < 0.5, f"stop answered after {answered:.3f} s"
     print(f"stop: done {answered * 1000:.0f} ms after stop")
     close(hub)
@@ -125,16 +135,11 @@ def check_stop():
 
 def check_ponder():
     hub = engine()
-    board = Board(variant="english")
-    hub.send(f"pos pos={board._game.initial_hub_fen}")
-    hub.send("level move-time=0.2")
-    hub.send("go ponder")
-    time.sleep(0.5)  # (pydraughts sends ponder-hit only right after go ponder)
+    # (pydraughts sends ponder-hit only right after go ponder: no other line in between)
+    board = search_start_position(hub, "move-time=0.2", "ponder")
     hit = time.monotonic()
     hub.ponderhit()
-    while hub.recv_hub()[0] != "done":
-        pass
-    after = time.monotonic() - hit
+    after = seconds_until_done(hub, board, hit)
     assert 0.1 < after < 1.0, f"ponder-hit then done after {after:.3f} s"
     print(f"ponder: done {after * 1000:.0f} ms after ponder-hit")
     close(hub)
