@@ -99,7 +99,7 @@ fn probe(args: ProbeArgs) -> Result<()> {
             Ok(text) => writeln!(out, "{text}")?,
             Err(err) => {
                 failed += 1;
-                writeln!(out, "error: {}", crate::one_line(err.as_ref()))?;
+                writeln!(out, "error: {}", support::one_line(err.as_ref()))?;
             }
         }
         out.flush()?;

@@ -17,7 +17,7 @@ pub fn install() {
         );
     });
     if let Err(e) = result {
-        eprintln!("warning: cannot install the Ctrl-C handler: {}", crate::one_line(&e));
+        eprintln!("warning: cannot install the Ctrl-C handler: {}", support::one_line(&e));
     }
 }
 

@@ -24,7 +24,7 @@ pub fn run(args: LadderArgs) -> Result<()> {
     let file = run_results_file(&args.run_dir)?;
     let results = read_results(&file)?;
     for skipped in &results.skipped {
-        eprintln!("warning: skipped {}", crate::one_line(skipped));
+        eprintln!("warning: skipped {}", support::one_line(skipped));
     }
     anyhow::ensure!(!results.records.is_empty(), "{}: no recorded games", file.display());
     let anchor = args.anchor.clone().unwrap_or_else(|| default_anchor(&results.records));

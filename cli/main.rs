@@ -112,25 +112,3 @@ extern "C" fn omp_threads_sleep_when_idle() {
         setenv(c"OMP_WAIT_POLICY".as_ptr(), c"PASSIVE".as_ptr(), 0);
     }
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn openmp_threads_are_told_to_sleep_before_main() {
-        // The test binary carries the same pre-initialisation entry.
-        let policy = std::env::var("OMP_WAIT_POLICY").expect("set before main");
-        assert!(!policy.is_empty());
-    }
-}
-
-/// An error and its causes on one line, as `error: ...` prints them (for warnings about errors
-/// that do not stop the command).
-fn one_line(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = err.to_string();
-    let mut cause = err.source();
-    while let Some(next) = cause {
-        text = format!("{text}: {next}");
-        cause = next.source();
-    }
-    text
-}

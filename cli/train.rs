@@ -61,7 +61,7 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig) -> Result<Trainer> {
     let train_config = train::TrainConfig { seed: config.seed, ..config.train.clone() };
     let (trainer, opened) = Trainer::open(TrainPaths::of(run), &config.net, train_config, device)?;
     for refused in &opened.refused {
-        eprintln!("warning: {}", crate::one_line(refused));
+        eprintln!("warning: {}", support::one_line(refused));
     }
     if opened.resumed_from.is_none() && !opened.refused.is_empty() {
         bail!(
@@ -79,7 +79,7 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig) -> Result<Trainer> {
 /// Reports shards the replay window skipped.
 pub fn warn_damaged(refresh: &train::Refresh) {
     for damaged in &refresh.damaged {
-        eprintln!("warning: skipped {}", crate::one_line(damaged));
+        eprintln!("warning: skipped {}", support::one_line(damaged));
     }
 }
 

@@ -49,3 +49,20 @@ pub fn sorted_files(dir: &Path) -> Vec<PathBuf> {
     paths.sort();
     paths
 }
+
+#[test]
+fn openmp_threads_sleep_when_idle_unless_the_user_chose_a_policy() {
+    // libgomp prints the settings it read at start-up when asked to.
+    let policy_seen = |policy: Option<&str>| {
+        let mut command = checkers_zero();
+        command.args(["perft", "1"]).env("OMP_DISPLAY_ENV", "TRUE").env_remove("OMP_WAIT_POLICY");
+        if let Some(policy) = policy {
+            command.env("OMP_WAIT_POLICY", policy);
+        }
+        let out = command.output().expect("the binary runs");
+        let text = String::from_utf8_lossy(&out.stderr).into_owned();
+        text.lines().find(|l| l.contains("OMP_WAIT_POLICY")).map(str::trim).map(str::to_string)
+    };
+    assert_eq!(policy_seen(None).as_deref(), Some("OMP_WAIT_POLICY = 'PASSIVE'"));
+    assert_eq!(policy_seen(Some("ACTIVE")).as_deref(), Some("OMP_WAIT_POLICY = 'ACTIVE'"));
+}

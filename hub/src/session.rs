@@ -13,6 +13,7 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
+use support::one_line;
 
 /// The variants this engine plays (the `variant` parameter's only value).
 const VARIANT: &str = "english";
@@ -201,14 +202,14 @@ impl Session {
         };
         let start = match parse_position(text) {
             Ok(position) => position,
-            Err(err) => return self.out.error(&err.to_string()),
+            Err(err) => return self.out.error(&one_line(&err)),
         };
         let mut game = Game::new(start, DrawRules::default());
         let moves = line.value("moves").unwrap_or("");
         for (i, text) in moves.split_whitespace().enumerate() {
             let played = parse_move(game.position(), text)
-                .map_err(|err| err.to_string())
-                .and_then(|mv| game.play(mv).map_err(|err| err.to_string()));
+                .map_err(|err| one_line(&err))
+                .and_then(|mv| game.play(mv).map_err(|err| one_line(&err)));
             if let Err(err) = played {
                 return self.out.error(&format!("pos: move {} of moves: {err}", i + 1));
             }
@@ -280,7 +281,7 @@ fn search_thread<E: Engine>(
         };
         if let Err(err) = result {
             searching.store(false, Ordering::SeqCst);
-            let _ = events.send(Event::EngineFailed(err.to_string()));
+            let _ = events.send(Event::EngineFailed(one_line(err.as_ref())));
             return;
         }
     }

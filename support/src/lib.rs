@@ -2,7 +2,9 @@
 //! rules engine, the search and run-data code can use them too.
 
 pub mod check;
+pub mod error;
 pub mod rng;
 
 pub use check::{check, Invalid};
+pub use error::one_line;
 pub use rng::{mix, SplitMix64};
