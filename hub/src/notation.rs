@@ -13,13 +13,42 @@ use draughts::{Bitboard, Color, FenError, Move, Position, PositionError, Square}
 /// Why a position or move text is not understood.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
-    /// Not a Hub position (33 characters) or a PDN FEN.
-    #[error("position {text:?}: {reason}")]
-    Position {
+    /// Not 33 characters long.
+    #[error(
+        "position {text:?}: expected 33 characters (side to move and 32 squares), found {found}"
+    )]
+    Length {
         /// The text as given.
         text: String,
-        /// What is wrong with it.
-        reason: String,
+        /// Its length in characters.
+        found: usize,
+    },
+    /// The first character is not `W` or `B`.
+    #[error("position {text:?}: side to move must be W or B, found {found:?}")]
+    SideToMove {
+        /// The text as given.
+        text: String,
+        /// What stood there.
+        found: char,
+    },
+    /// A square holds something other than `e`, `w`, `b`, `W` or `B`.
+    #[error("position {text:?}: square {square} holds {found:?}; expected e, w, b, W or B")]
+    SquareLetter {
+        /// The text as given.
+        text: String,
+        /// The Hub square number.
+        square: u8,
+        /// The letter found.
+        found: char,
+    },
+    /// The squares do not make a position.
+    #[error("position {text:?}")]
+    Invalid {
+        /// The text as given.
+        text: String,
+        /// Why not.
+        #[source]
+        source: PositionError,
     },
     /// A PDN FEN that does not parse.
     #[error(transparent)]
@@ -46,18 +75,15 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
     if text.contains(':') {
         return Ok(Position::from_fen(text)?);
     }
-    let bad = |reason: String| NotationError::Position { text: text.to_string(), reason };
+    let text_owned = || text.to_string();
     let chars: Vec<char> = text.chars().collect();
     if chars.len() != 1 + Square::COUNT {
-        return Err(bad(format!(
-            "expected 33 characters (side to move and 32 squares), found {}",
-            chars.len()
-        )));
+        return Err(NotationError::Length { text: text_owned(), found: chars.len() });
     }
     let side_to_move = match chars[0] {
         'W' => Color::Black,
         'B' => Color::White,
-        other => return Err(bad(format!("side to move must be W or B, found {other:?}"))),
+        found => return Err(NotationError::SideToMove { text: text_owned(), found }),
     };
     let (mut black, mut white, mut kings) = (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
     for (hub_square, &letter) in (1..).zip(&chars[1..]) {
@@ -66,17 +92,20 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
             'e' => continue,
             'w' | 'W' => black = black.with(square),
             'b' | 'B' => white = white.with(square),
-            other => {
-                return Err(bad(format!(
-                    "square {hub_square} holds {other:?}; expected e, w, b, W or B"
-                )))
+            found => {
+                return Err(NotationError::SquareLetter {
+                    text: text_owned(),
+                    square: hub_square,
+                    found,
+                })
             }
         }
         if letter.is_ascii_uppercase() {
             kings = kings.with(square);
         }
     }
-    Position::new(black, white, kings, side_to_move).map_err(|e: PositionError| bad(e.to_string()))
+    Position::new(black, white, kings, side_to_move)
+        .map_err(|source| NotationError::Invalid { text: text_owned(), source })
 }
 
 /// `mv` in Hub notation: `from-to`, or `from x to x captured...` with the captured squares in
