@@ -1,17 +1,20 @@
 //! The run config: one TOML file with a section per stage, read and validated once. An unknown key
 //! or a bad value is an error naming the file and the key.
 
+use ::egdb::Tables;
 use anyhow::{bail, Context, Result};
 use arena::GateConfig;
 use model::{DeviceSpec, NetConfig};
 use selfplay::SelfPlayConfig;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt::Display;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use train::TrainConfig;
 
 /// Everything a run reads. Sections: `[budget]`, `[net]`, `[selfplay]` (with `[selfplay.draw]`,
-/// `[selfplay.mcts]`), `[train]`, `[gate]`. Only `[net]` is required; every other key has a default.
+/// `[selfplay.mcts]`), `[train]`, `[gate]`, `[egdb]`. Only `[net]` is required; every other key has
+/// a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
@@ -36,6 +39,47 @@ pub struct RunConfig {
     pub train: TrainConfig,
     #[serde(default)]
     pub gate: GateConfig,
+    #[serde(default)]
+    pub egdb: EgdbConfig,
+}
+
+/// The endgame tables self-play uses (`checkers-zero egdb build`): its searches take the positions
+/// they cover as exact, and with `selfplay.adjudicate_egdb` a game ends at the first of them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EgdbConfig {
+    /// Folder of the tables; empty means the per-machine cache (`$CHECKERS_ZERO_CACHE/egdb`).
+    pub path: PathBuf,
+    /// Use the tables of at most this many pieces (at most 6); 0 means no tables. The run refuses
+    /// to start when the folder lacks some of them.
+    pub pieces: u32,
+}
+
+impl EgdbConfig {
+    /// The tables, loaded and checked; `None` when `pieces` is 0.
+    pub fn load(&self) -> Result<Option<Arc<Tables>>> {
+        if self.pieces == 0 {
+            return Ok(None);
+        }
+        let dir = if self.path.as_os_str().is_empty() {
+            ::egdb::default_dir().context("`egdb.path`: no cache folder; set the path")?
+        } else {
+            self.path.clone()
+        };
+        let tables = Tables::open_up_to(&dir, self.pieces)
+            .with_context(|| format!("`egdb`: loading the tables in {}", dir.display()))?;
+        if tables.max_pieces() < self.pieces {
+            bail!(
+                "`egdb.pieces` = {}: the tables in {} cover {} pieces; build them with `checkers-zero egdb build --pieces {} --dir {}`",
+                self.pieces,
+                dir.display(),
+                tables.max_pieces(),
+                self.pieces,
+                dir.display()
+            );
+        }
+        Ok(Some(Arc::new(tables)))
+    }
 }
 
 /// When a run stops by itself: the first limit reached. 0 means no limit; at least one must be set.
@@ -101,6 +145,12 @@ impl RunConfig {
         }
         self.net.validate().context("in section [net]")?;
         self.selfplay.validate()?;
+        if self.egdb.pieces > ::egdb::MAX_PIECES {
+            bail!("`egdb.pieces` = {} is more than {}", self.egdb.pieces, ::egdb::MAX_PIECES);
+        }
+        if self.selfplay.adjudicate_egdb && self.egdb.pieces == 0 {
+            bail!("`selfplay.adjudicate_egdb` needs tables: set `egdb.pieces`");
+        }
         self.train.validate().context("in section [train]")?;
         self.gate.validate().context("in section [gate]")?;
         Ok(())
@@ -158,6 +208,25 @@ mod tests {
                 RunConfig::parse(&shipped(name)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
             assert_eq!(RunConfig::parse(&config.to_toml()).unwrap(), config, "{name}");
         }
+    }
+
+    #[test]
+    fn egdb_keys_are_checked() {
+        let with = |extra: &str| RunConfig::parse(&format!("{}\n{extra}", shipped("tiny.toml")));
+        let err = format!("{:#}", with("[egdb]\npieces = 7").unwrap_err());
+        assert!(err.contains("egdb.pieces"), "{err}");
+        let err = format!("{:#}", with("[egdb]\npeices = 3").unwrap_err());
+        assert!(err.contains("peices"), "{err}");
+        let text = shipped("tiny.toml").replace("[selfplay]", "[selfplay]\nadjudicate_egdb = true");
+        let err = format!("{:#}", RunConfig::parse(&text).unwrap_err());
+        assert!(err.contains("selfplay.adjudicate_egdb"), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let missing = EgdbConfig { path: dir.path().to_path_buf(), pieces: 2 };
+        let err = format!("{:#}", missing.load().unwrap_err());
+        assert!(err.contains("egdb build --pieces 2"), "{err}");
+        ::egdb::build(dir.path(), 2, |_| {}).unwrap();
+        assert_eq!(missing.load().unwrap().unwrap().max_pieces(), 2);
+        assert!(EgdbConfig::default().load().unwrap().is_none());
     }
 
     #[test]

@@ -48,7 +48,12 @@ pub fn gate(
     tb: &mut TbLogger,
 ) -> Result<GateRecord> {
     let candidate_path = train::candidate_path(&run.nets_dir(), step);
-    let options = NetOptions { playouts: config.gate.playouts, time: None, device: config.device };
+    let options = NetOptions {
+        playouts: config.gate.playouts,
+        time: None,
+        device: config.device,
+        egdb: None,
+    };
     let candidate = net_entrant(run, &candidate_path, &options)?;
     let opponent = net_entrant(run, &run.root().join(&best.checkpoint), &options)?;
     let deck = arena::standard_deck()?;

@@ -1,7 +1,8 @@
 //! `checkers-zero match A B`: two players over the 3-move ballots, each ballot twice with colours
 //! swapped, games in parallel; progress per game and a final table. Each game is saved as it
 //! finishes: its PDN to the games file, its result record appended to the results file of each run
-//! directory involved (and `--record FILE`).
+//! directory involved (and `--record FILE`). With `--egdb DIR` a game ends at the first position
+//! the endgame tables cover, with their result (`Termination "endgame_tables"`).
 
 use anyhow::{Context, Result};
 use arena::{
@@ -9,11 +10,12 @@ use arena::{
     Entrant, NetOptions, PlayedGame, PlayerSpec, ResultRecord, RunConfig, Tally,
 };
 use clap::Args;
-use draughts::{DrawRules, GameResult};
+use draughts::DrawRules;
 use std::fs::File;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
@@ -58,6 +60,11 @@ pub struct NetArgs {
     /// Where nets run: cpu, cuda, cuda:N or auto.
     #[arg(long, default_value = "cpu")]
     device: String,
+    /// Folder of endgame tables (`checkers-zero egdb build`): mcts players take the positions they
+    /// cover as exact, and `match` adjudicates a game at the first such position. A folder without
+    /// tables means none; a damaged table is an error.
+    #[arg(long, value_name = "DIR")]
+    egdb: Option<PathBuf>,
 }
 
 impl NetArgs {
@@ -73,6 +80,11 @@ impl NetArgs {
                 "--time {time}: must be in (0, 3600] seconds"
             );
             options.time = Some(Duration::from_secs_f64(time));
+        }
+        if let Some(dir) = &self.egdb {
+            let tables = ::egdb::Tables::open(dir)
+                .with_context(|| format!("--egdb {}: loading the endgame tables", dir.display()))?;
+            options.egdb = (tables.max_pieces() > 0).then(|| Arc::new(tables));
         }
         Ok(options)
     }
@@ -106,7 +118,12 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let clock = Instant::now();
     let mut tally = Tally::default();
     let mut failure = None;
-    let config = RunConfig { rules: DrawRules::default(), seed: args.seed, threads: args.threads };
+    let config = RunConfig {
+        rules: DrawRules::default(),
+        seed: args.seed,
+        threads: args.threads,
+        tables: options.egdb.clone(),
+    };
     run_fixtures(&a, &b, &fixtures, config, |game| {
         tally.add(game.score_of_a());
         println!("{}", progress_line(game, &tally, fixtures.len()));
@@ -191,8 +208,8 @@ fn progress_line(game: &PlayedGame, tally: &Tally, total: usize) -> String {
         game.fixture.ballot.name,
         game.black.name,
         game.white.name,
-        GameResult::from_outcome(Some(game.outcome)).pdn(),
-        arena::ending(game.outcome),
+        game.ending.result().pdn(),
+        game.ending.word(),
         game.game.ply(),
         tally.wins,
         tally.draws,

@@ -50,8 +50,9 @@ pub fn play_games(
 ) -> Result<SessionReport> {
     set_cpu_threads(config, config.selfplay.workers);
     let net_path = run.root().join(&best.checkpoint);
-    let session =
-        Session { run, config: &config.selfplay, seed, generation: Some(best.generation) };
+    let tables = config.egdb.load()?;
+    let generation = Some(best.generation);
+    let session = Session { run, config: &config.selfplay, seed, generation, tables };
     let bar = progress::bar(games, "games");
     bar.set_message(format!("generation {}", best.generation));
     let mut counted = Ok(0);

@@ -7,6 +7,7 @@ use crate::players::mcts::{MctsPlayer, Thinking};
 use crate::players::policy::PolicyPlayer;
 use crate::players::random::RandomPlayer;
 use crate::spec::{NetSource, PlayerSpec, SearchLimit};
+use egdb::Tables;
 use model::{DeviceSpec, Inference};
 use search::alphabeta::Limit;
 use search::MctsConfig;
@@ -16,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Settings for net players that their spec does not give.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct NetOptions {
     /// MCTS playouts per decision for `mcts:` players that name none.
     pub playouts: u32,
@@ -24,6 +25,9 @@ pub struct NetOptions {
     pub time: Option<Duration>,
     /// Where loaded nets run (CPU or a CUDA device).
     pub device: DeviceSpec,
+    /// Endgame tables the `mcts:` players' searches take as exact leaves (see
+    /// `search::Search::with_tables`).
+    pub egdb: Option<Arc<Tables>>,
 }
 
 impl Default for NetOptions {
@@ -32,6 +36,7 @@ impl Default for NetOptions {
             playouts: MctsConfig::default().playout_cap.full_visits,
             time: None,
             device: DeviceSpec::Cpu,
+            egdb: None,
         }
     }
 }
@@ -47,7 +52,7 @@ pub struct Entrant {
 enum Kind {
     Random,
     AlphaBeta(Limit),
-    Mcts(SharedNet, Thinking),
+    Mcts(SharedNet, Thinking, Option<Arc<Tables>>),
     Policy(SharedNet),
 }
 
@@ -79,7 +84,7 @@ impl Entrant {
                     name: format!("mcts:{}:{budget}", net.stem()),
                     step: Some(step),
                     run_dir: net.run_dir.clone(),
-                    kind: Kind::Mcts(shared, thinking),
+                    kind: Kind::Mcts(shared, thinking, options.egdb.clone()),
                 }
             }
             PlayerSpec::Policy { net } => {
@@ -120,12 +125,10 @@ impl Contestant for Entrant {
         Ok(match &self.kind {
             Kind::Random => Box::new(RandomPlayer::new(seed)),
             Kind::AlphaBeta(limit) => Box::new(AlphaBetaPlayer::new(*limit)),
-            Kind::Mcts(net, thinking) => Box::new(MctsPlayer::new(
-                self.name.clone(),
-                NetEvaluator::new(net.clone()),
-                *thinking,
-                seed,
-            )),
+            Kind::Mcts(net, thinking, tables) => Box::new(
+                MctsPlayer::new(self.name.clone(), NetEvaluator::new(net.clone()), *thinking, seed)
+                    .with_tables(tables.clone()),
+            ),
             Kind::Policy(net) => {
                 Box::new(PolicyPlayer::new(self.name.clone(), NetEvaluator::new(net.clone())))
             }

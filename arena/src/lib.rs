@@ -24,7 +24,7 @@ pub use fixture::{schedule, Fixture};
 pub use gate::{run_gate, DecidedBy, GateConfig, GateRecord, GateReport};
 pub use ladder::{linked_to, rate, Rating, VIRTUAL_DRAWS};
 pub use openings::{parse_deck, read_deck, standard_deck, Ballot, STANDARD_DECK};
-pub use play::{play_fixture, PlayedGame, Side};
+pub use play::{play_fixture, Ending, PlayedGame, Side};
 pub use player::{Choice, Contestant, Player};
 pub use players::alphabeta::AlphaBetaPlayer;
 pub use players::mcts::{MctsPlayer, Thinking};

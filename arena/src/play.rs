@@ -1,11 +1,15 @@
 //! One game of a match: the ballot's moves from the start position, then the players in turn
-//! until the rules engine declares the game over (its draw rules included).
+//! until the rules engine declares the game over (its draw rules included), or, with endgame
+//! tables, until the first position at the start of a move that they cover: the game is then
+//! adjudicated with the tables' value. The rules come first: a position that is over by them
+//! (no move, a repetition, no progress) ends the game by them even when the tables cover it.
 
 use crate::error::ArenaError;
 use crate::fixture::Fixture;
 use crate::player::{Contestant, Player};
 use crate::record::ending;
-use draughts::{Color, DrawRules, Game, Outcome, PdnGame, Position};
+use draughts::{Color, DrawRules, Game, GameResult, Outcome, PdnGame, Position};
+use egdb::Tables;
 use support::mix;
 
 /// A finished game with who played it.
@@ -20,7 +24,54 @@ pub struct PlayedGame {
     /// The whole game from the start position, the ballot's moves first.
     pub game: Game,
     /// How the game ended.
-    pub outcome: Outcome,
+    pub ending: Ending,
+}
+
+/// How a game of a match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// By the rules: a side without pieces or moves, or a draw by the draw rules.
+    Rules(Outcome),
+    /// Adjudicated at the first position the endgame tables cover, with their value.
+    Tables {
+        /// The side that wins with best play; `None` for a draw.
+        winner: Option<Color>,
+    },
+}
+
+impl Ending {
+    /// 1 when `color` won, 0 for a draw, -1 when it lost.
+    pub fn score_for(self, color: Color) -> i8 {
+        match self {
+            Ending::Rules(outcome) => outcome.score_for(color),
+            Ending::Tables { winner: None } => 0,
+            Ending::Tables { winner: Some(winner) } => {
+                if winner == color {
+                    1
+                } else {
+                    -1
+                }
+            }
+        }
+    }
+
+    /// The game's result.
+    pub fn result(self) -> GameResult {
+        match self {
+            Ending::Rules(outcome) => GameResult::from_outcome(Some(outcome)),
+            Ending::Tables { winner: Some(Color::Black) } => GameResult::BlackWins,
+            Ending::Tables { winner: Some(Color::White) } => GameResult::WhiteWins,
+            Ending::Tables { winner: None } => GameResult::Draw,
+        }
+    }
+
+    /// How the game ended, in one word (see [`crate::ending`]); `endgame_tables` when adjudicated.
+    pub fn word(self) -> &'static str {
+        match self {
+            Ending::Rules(outcome) => ending(outcome),
+            Ending::Tables { .. } => "endgame_tables",
+        }
+    }
 }
 
 /// A player's identity in a finished game.
@@ -42,32 +93,37 @@ impl PlayedGame {
     /// Player A's points: 1 win, 0.5 draw, 0 loss.
     pub fn score_of_a(&self) -> f64 {
         let a = if self.fixture.a_is_black { Color::Black } else { Color::White };
-        f64::from(self.outcome.score_for(a) + 1) / 2.0
+        f64::from(self.ending.score_for(a) + 1) / 2.0
     }
 
     /// The game as PDN: the roster (`Round` is the game's number in the match, from 1), the ballot
     /// (`Ballot` its name, `BallotMoves` its moves, which also open the move text) and how it ended
-    /// (`Termination`).
+    /// (`Termination`, `endgame_tables` for a game the tables adjudicated, whose `Result` is then
+    /// theirs).
     pub fn to_pdn(&self, event: &str) -> PdnGame {
         let mut pdn = PdnGame::from_game(&self.game);
+        pdn.result = self.ending.result();
         pdn.set_tag("Event", event);
         pdn.set_tag("Round", (self.fixture.index + 1).to_string());
         pdn.set_tag("Black", &self.black.name);
         pdn.set_tag("White", &self.white.name);
         pdn.set_tag("Ballot", &self.fixture.ballot.name);
         pdn.set_tag("BallotMoves", self.fixture.ballot.text());
-        pdn.set_tag("Termination", ending(self.outcome));
+        pdn.set_tag("Termination", self.ending.word());
         pdn
     }
 }
 
 /// Plays `fixture` between `a` and `b`. `seed` is the match's; each game and side gets its own.
+/// With `tables`, the game is adjudicated at the first position they cover (see the module
+/// documentation), the ballot's positions included.
 pub fn play_fixture(
     a: &dyn Contestant,
     b: &dyn Contestant,
     fixture: &Fixture,
     rules: DrawRules,
     seed: u64,
+    tables: Option<&Tables>,
 ) -> Result<PlayedGame, ArenaError> {
     let (black, white) = if fixture.a_is_black { (a, b) } else { (b, a) };
     // Items are counted from 1, as they always were: the same seed plays the same games.
@@ -79,25 +135,30 @@ pub fn play_fixture(
         // A deck's ballots were checked when it was read.
         game.play_unchecked(mv);
     }
-    let outcome = finish(&mut game, &mut players, names)?;
+    let ending = finish(&mut game, &mut players, names, tables)?;
     Ok(PlayedGame {
         fixture: fixture.clone(),
         black: Side::of(black),
         white: Side::of(white),
         game,
-        outcome,
+        ending,
     })
 }
 
-/// Lets the players (Black's first) move until the game is over; every move is checked.
-fn finish(
+/// Lets the players (Black's first) move until the game is over, or `tables` cover its position;
+/// every move is checked.
+pub(crate) fn finish(
     game: &mut Game,
     players: &mut [Box<dyn Player>; 2],
     names: [&str; 2],
-) -> Result<Outcome, ArenaError> {
+    tables: Option<&Tables>,
+) -> Result<Ending, ArenaError> {
     loop {
         if let Some(outcome) = game.outcome() {
-            return Ok(outcome);
+            return Ok(Ending::Rules(outcome));
+        }
+        if let Some(ending) = tables.and_then(|t| adjudicate(t, game.position())) {
+            return Ok(ending);
         }
         let side = game.position().side_to_move().index();
         let choice = players[side].choose(game)?;
@@ -109,4 +170,10 @@ fn finish(
             fen: before.to_fen(),
         })?;
     }
+}
+
+/// The tables' verdict on `position` (at the start of a move) when it has at most
+/// [`Tables::max_pieces`] pieces and they cover it.
+fn adjudicate(tables: &Tables, position: &Position) -> Option<Ending> {
+    search::table_winner(tables, position).map(|winner| Ending::Tables { winner })
 }

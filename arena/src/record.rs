@@ -33,7 +33,8 @@ pub struct ResultRecord {
     /// `1-0` (Black won), `0-1` or `1/2-1/2`.
     #[serde(with = "pdn_result")]
     pub result: GameResult,
-    /// How the game ended: `no_pieces`, `no_moves`, `repetition`, `no_progress` or `ply_cap`.
+    /// How the game ended: `no_pieces`, `no_moves`, `repetition`, `no_progress`, `ply_cap`, or
+    /// `endgame_tables` (adjudicated by the endgame tables).
     pub ending: String,
     /// The ballot's name in its deck.
     pub ballot: String,
@@ -92,8 +93,8 @@ impl ResultRecord {
             white: game.white.name.clone(),
             black_step: game.black.step,
             white_step: game.white.step,
-            result: GameResult::from_outcome(Some(game.outcome)),
-            ending: ending(game.outcome).to_string(),
+            result: game.ending.result(),
+            ending: game.ending.word().to_string(),
             ballot: game.fixture.ballot.name.clone(),
             plies: game.game.ply(),
             unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),

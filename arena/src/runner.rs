@@ -7,13 +7,14 @@ use crate::fixture::Fixture;
 use crate::play::{play_fixture, PlayedGame};
 use crate::player::Contestant;
 use draughts::DrawRules;
+use egdb::Tables;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// How the games of a match are played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct RunConfig {
     /// Draw rules of every game (repetition, no-progress and ply limits).
     pub rules: DrawRules,
@@ -21,6 +22,9 @@ pub struct RunConfig {
     pub seed: u64,
     /// Games played at once; 0 means one per core.
     pub threads: usize,
+    /// Endgame tables that adjudicate a game at the first position they cover; `None` plays every
+    /// game to its end by the rules.
+    pub tables: Option<Arc<Tables>>,
 }
 
 /// Plays `fixtures` between `a` and `b`. `on_game` sees each finished game in schedule order and
@@ -50,7 +54,8 @@ pub fn run_fixtures(
         while !stop.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(fixture) = fixtures.get(i) else { break };
-            let result = play_fixture(a, b, fixture, config.rules, config.seed);
+            let tables = config.tables.as_deref();
+            let result = play_fixture(a, b, fixture, config.rules, config.seed, tables);
             let mut delivery = delivery.lock().expect("no thread panics while delivering");
             if delivery.accept(i, result).is_break() {
                 stop.store(true, Ordering::Relaxed);

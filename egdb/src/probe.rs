@@ -46,8 +46,14 @@ impl Tables {
     /// checksum). A damaged, foreign or other-version file is an error naming it; absent files (or
     /// an absent folder) are simply not used: then [`Tables::max_pieces`] is 0.
     pub fn open(dir: &Path) -> Result<Tables, EgdbError> {
+        Tables::open_up_to(dir, MAX_PIECES)
+    }
+
+    /// [`Tables::open`] for the tables of at most `pieces` pieces only: the others are not loaded,
+    /// so no probe answers for more pieces.
+    pub fn open_up_to(dir: &Path, pieces: u32) -> Result<Tables, EgdbError> {
         let mut tables = Tables::empty();
-        for n in 1..=MAX_PIECES {
+        for n in 1..=pieces.min(MAX_PIECES) {
             for m in Material::with_pieces(n) {
                 if let Some(slice) = Slice::open(dir, m)? {
                     tables.insert(m, slice);

@@ -38,6 +38,9 @@ pub(crate) enum Terminal {
     Loss,
     /// A draw by the game's draw rules.
     Draw,
+    /// A position the endgame tables cover, with their exact value for the side to move. The
+    /// game goes on here; only the search stops.
+    Table(egdb::Wdl),
 }
 
 impl Terminal {
@@ -45,7 +48,9 @@ impl Terminal {
     pub fn value(self) -> f32 {
         match self {
             Terminal::Loss => -1.0,
-            Terminal::Draw => 0.0,
+            Terminal::Draw | Terminal::Table(egdb::Wdl::Draw) => 0.0,
+            Terminal::Table(egdb::Wdl::Win) => 1.0,
+            Terminal::Table(egdb::Wdl::Loss) => -1.0,
         }
     }
 }

@@ -25,8 +25,11 @@ mod resign;
 mod result;
 mod search;
 mod selfplay_game;
+mod tables;
 mod tree;
 
+#[cfg(test)]
+mod egdb_tests;
 #[cfg(test)]
 mod test_positions;
 #[cfg(test)]
@@ -42,3 +45,4 @@ pub use record::{DecisionRecord, GameEnd, GameRecord, ResignationRecord};
 pub use result::{RootStep, SearchResult};
 pub use search::Search;
 pub use selfplay_game::SelfPlayGame;
+pub use tables::{table_value, table_winner};

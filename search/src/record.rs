@@ -13,6 +13,11 @@ pub enum GameEnd {
         /// The side that resigned (and lost).
         loser: Color,
     },
+    /// Adjudicated at the first position the endgame tables cover, with their value.
+    Tables {
+        /// The side that wins with best play; `None` for a draw.
+        winner: Option<Color>,
+    },
 }
 
 impl GameEnd {
@@ -22,6 +27,9 @@ impl GameEnd {
             GameEnd::Played(outcome) => outcome.score_for(color),
             GameEnd::Resigned { loser } if loser == color => -1,
             GameEnd::Resigned { .. } => 1,
+            GameEnd::Tables { winner: None } => 0,
+            GameEnd::Tables { winner: Some(winner) } if winner == color => 1,
+            GameEnd::Tables { .. } => -1,
         }
     }
 }

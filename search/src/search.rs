@@ -5,6 +5,11 @@
 //! back ([`Search::apply`]). Terminal leaves are backed up at once and never reach the evaluator.
 //! An action is a `Step`, so a multi-jump is several decisions by the same side; values are
 //! negated only on edges where the side to move changes.
+//!
+//! With endgame tables ([`Search::with_tables`]) a node at the start of a move whose position the
+//! tables cover is a leaf of known value (+1, 0 or -1 for its side to move), never evaluated; the
+//! game's own end (no move, repetition, no progress) is checked first. The root is always
+//! searched, so a player in a table position still gets its moves' values.
 
 use crate::config::{Budget, MctsConfig};
 use crate::decision::{Decision, Terminal};
@@ -12,10 +17,13 @@ use crate::error::SearchError;
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
 use crate::noise::mix_dirichlet;
 use crate::puct::Puct;
+use crate::tables::table_value;
 use crate::tree::{NodeId, Status, Tree, NO_NODE, ROOT};
 use draughts::{DrawRules, Game, Move, Step, Turn};
+use egdb::Tables;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
+use std::sync::Arc;
 
 /// The search of one game's next decision, keeping its tree from move to move.
 #[derive(Clone, Debug)]
@@ -32,6 +40,8 @@ pub struct Search {
     /// Whether the current root's priors already carry noise.
     root_noised: bool,
     pub(crate) rng: StdRng,
+    /// Endgame tables whose positions are leaves of known value.
+    tables: Option<Arc<Tables>>,
 }
 
 /// What one descent from the root found.
@@ -73,10 +83,19 @@ impl Search {
             budget: Budget { visits: 0, root_noise: false },
             root_noised: false,
             rng: StdRng::seed_from_u64(seed),
+            tables: None,
         };
         let decision = Decision::of_game(game);
         search.reset_root(decision, &decision.turn());
         Ok(search)
+    }
+
+    /// The same search, treating every position at the start of a move that `tables` cover (at
+    /// most [`Tables::max_pieces`] pieces) as a leaf with the tables' exact value. Set it before
+    /// searching: nodes already in the tree keep their status.
+    pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> Search {
+        self.tables = tables.filter(|t| t.max_pieces() > 0);
+        self
     }
 
     /// The configuration this search runs with.
@@ -197,7 +216,9 @@ impl Search {
         let index = self.tree.edges(ROOT).iter().position(|e| e.step == step);
         let child = self.tree.edges(ROOT)[index.ok_or(SearchError::IllegalStep { step })?].child;
         let root = self.tree.root().decision;
-        if child != NO_NODE {
+        let table_leaf = child != NO_NODE
+            && matches!(self.tree.node(child).status, Status::Terminal(Terminal::Table(_)));
+        if child != NO_NODE && !table_leaf {
             if self.tree.node(child).decision.taken == 0 {
                 self.history.push(root.hash);
             }
@@ -281,7 +302,7 @@ impl Search {
             decision.repetitions = self.repetitions(parent, &decision);
         }
         let steps = turn.legal_steps();
-        let terminal = decision.terminal(&turn, self.rules);
+        let terminal = decision.terminal(&turn, self.rules).or_else(|| self.table_value(&decision));
         let status = terminal.map_or(Status::Unevaluated, Status::Terminal);
         let child = self.tree.add_node(decision, parent, &steps, status);
         self.tree.edges_mut(parent)[index].child = child;
@@ -292,6 +313,15 @@ impl Search {
                 EvalRequest { observation: decision.observation(&turn), legal_steps: steps },
             ),
         }
+    }
+
+    /// The tables' value of `decision`, when it is the start of a move in a position they cover.
+    fn table_value(&self, decision: &Decision) -> Option<Terminal> {
+        let tables = self.tables.as_deref()?;
+        if decision.taken > 0 {
+            return None;
+        }
+        table_value(tables, &decision.position).map(Terminal::Table)
     }
 
     /// How often `decision`'s position (at the start of a move) occurred before: every second

@@ -1,6 +1,8 @@
 //! One self-play game driven step-wise, so a worker can keep many in flight and evaluate their
 //! leaves in one batch. Single-step decisions are played without search; each searched decision
-//! is recorded for training.
+//! is recorded for training. With endgame tables the searches take the positions they cover as
+//! exact leaves, and the game may be adjudicated at the first such position
+//! ([`SelfPlayGame::with_tables`]).
 
 use crate::config::MctsConfig;
 use crate::error::SearchError;
@@ -8,9 +10,12 @@ use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
 use crate::record::{DecisionRecord, GameEnd, GameRecord};
 use crate::resign::ResignationWatch;
 use crate::search::Search;
+use crate::tables::table_winner;
 use draughts::{Game, Step, Turn};
+use egdb::Tables;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::sync::Arc;
 
 /// Mixed into the game's seed for the driver's own draws, so they differ from the search's.
 const DRIVER_SEED_SALT: u64 = 0x5E1F_91A7_0000_0001;
@@ -30,13 +35,30 @@ pub struct SelfPlayGame {
     decisions: Vec<DecisionRecord>,
     resignation: ResignationWatch,
     end: Option<GameEnd>,
+    /// Tables that end the game at the first position they cover (with `adjudicate`).
+    adjudicator: Option<Arc<Tables>>,
 }
 
 impl SelfPlayGame {
     /// Starts a game from `game` (usually a fresh `Game`, or an opening). `seed` drives every
     /// random choice of this game. Fails when the game is already over.
     pub fn new(config: &MctsConfig, game: Game, seed: u64) -> Result<SelfPlayGame, SearchError> {
-        let search = Search::new(config, &game, seed)?;
+        SelfPlayGame::with_tables(config, game, seed, None, false)
+    }
+
+    /// [`SelfPlayGame::new`] with endgame tables: the searches take the positions `tables` cover
+    /// as exact leaves (see [`Search::with_tables`]), and with `adjudicate` the game ends at the
+    /// first position at the start of a move they cover, with their result
+    /// ([`GameEnd::Tables`]; the rules' own end comes first).
+    pub fn with_tables(
+        config: &MctsConfig,
+        game: Game,
+        seed: u64,
+        tables: Option<Arc<Tables>>,
+        adjudicate: bool,
+    ) -> Result<SelfPlayGame, SearchError> {
+        let adjudicator = tables.clone().filter(|_| adjudicate);
+        let search = Search::new(config, &game, seed)?.with_tables(tables);
         let mut rng = StdRng::seed_from_u64(seed ^ DRIVER_SEED_SALT);
         let resignation_allowed = rng.random::<f32>() >= config.resignation.disabled_share;
         let mut this = SelfPlayGame {
@@ -48,7 +70,9 @@ impl SelfPlayGame {
             decisions: Vec::new(),
             resignation: ResignationWatch::new(&config.resignation, resignation_allowed),
             end: None,
+            adjudicator,
         };
+        this.adjudicate();
         this.play_forced_steps()?;
         this.begin_decision();
         Ok(this)
@@ -173,7 +197,18 @@ impl SelfPlayGame {
                 self.end = Some(GameEnd::Played(outcome));
                 return Ok(());
             }
+            if self.adjudicate() {
+                return Ok(());
+            }
         }
         self.search.advance(step)
+    }
+
+    /// Ends the game by the tables' result when they cover its position; whether they did.
+    fn adjudicate(&mut self) -> bool {
+        let Some(tables) = self.adjudicator.as_deref() else { return false };
+        let Some(winner) = table_winner(tables, self.game.position()) else { return false };
+        self.end = Some(GameEnd::Tables { winner });
+        true
     }
 }

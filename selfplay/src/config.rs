@@ -17,6 +17,9 @@ pub struct SelfPlayConfig {
     pub games_per_shard: usize,
     /// Also write every game as PDN (one file per shard) under the run's `games/` folder.
     pub write_pdn: bool,
+    /// End a game at the first position (at the start of a move) the endgame tables of the run's
+    /// `[egdb]` section cover, with their result; off, the tables only guide the search.
+    pub adjudicate_egdb: bool,
     /// When a game is drawn.
     pub draw: DrawConfig,
     /// The search of every decision: visits, noise, temperature, resignation.
@@ -30,6 +33,7 @@ impl Default for SelfPlayConfig {
             games_in_flight: 64,
             games_per_shard: 1,
             write_pdn: true,
+            adjudicate_egdb: false,
             draw: DrawConfig::default(),
             mcts: MctsConfig::default(),
         }

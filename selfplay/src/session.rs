@@ -7,8 +7,9 @@ use crate::sample::Sample;
 use crate::shard::{write_shard, ShardError, ShardHeader};
 use crate::worker::{run_worker, FinishedGame, GameCounter, GamePlan, WorkerStats};
 use draughts::{Color, GameResult, PdnGame};
+use egdb::Tables;
 use search::{DecisionRecord, Evaluator, GameEnd, GameRecord, SearchError};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// Why a session failed.
@@ -109,6 +110,9 @@ pub struct Session<'a> {
     pub seed: u64,
     /// Generation of the net that plays, recorded in the shards.
     pub generation: Option<u32>,
+    /// Endgame tables the searches take as exact leaves, and that end the games when
+    /// `config.adjudicate_egdb` is set.
+    pub tables: Option<Arc<Tables>>,
 }
 
 impl Session<'_> {
@@ -132,6 +136,8 @@ impl Session<'_> {
             draw_rules: self.config.draw.into(),
             seed: self.seed,
             games_in_flight: self.config.games_in_flight,
+            tables: self.tables.clone(),
+            adjudicate_egdb: self.config.adjudicate_egdb,
         };
         let counter = GameCounter::new(0, games);
         let start = Instant::now();
@@ -223,12 +229,17 @@ fn to_pdn(record: &GameRecord) -> PdnGame {
         GameEnd::Played(outcome) => GameResult::from_outcome(Some(outcome)),
         GameEnd::Resigned { loser: Color::Black } => GameResult::WhiteWins,
         GameEnd::Resigned { loser: Color::White } => GameResult::BlackWins,
+        GameEnd::Tables { winner: Some(Color::Black) } => GameResult::BlackWins,
+        GameEnd::Tables { winner: Some(Color::White) } => GameResult::WhiteWins,
+        GameEnd::Tables { winner: None } => GameResult::Draw,
     };
     game.set_tag("Event", "checkers-zero self-play");
     game.set_tag("Black", "self");
     game.set_tag("White", "self");
-    if let GameEnd::Resigned { loser } = record.end {
-        game.set_tag("Termination", format!("{loser:?} resigned"));
+    match record.end {
+        GameEnd::Resigned { loser } => game.set_tag("Termination", format!("{loser:?} resigned")),
+        GameEnd::Tables { .. } => game.set_tag("Termination", "endgame_tables"),
+        GameEnd::Played(_) => {}
     }
     game
 }
@@ -248,7 +259,8 @@ mod tests {
         config.mcts.playout_cap.full_visits = 8;
         config.mcts.playout_cap.cheap_visits = 2;
         config.draw.max_plies = 40;
-        let session = Session { run: &run, config: &config, seed: 3, generation: Some(0) };
+        let session =
+            Session { run: &run, config: &config, seed: 3, generation: Some(0), tables: None };
         let mut calls = 0;
         let report = session
             .play(5, |_| Ok::<_, String>(UniformEvaluator), &|| false, |_| calls += 1)
@@ -286,7 +298,8 @@ mod tests {
         config.mcts.playout_cap.full_visits = 4;
         config.mcts.playout_cap.cheap_visits = 2;
         config.draw.max_plies = 20;
-        let session = Session { run: &run, config: &config, seed: 5, generation: None };
+        let session =
+            Session { run: &run, config: &config, seed: 5, generation: None, tables: None };
         let mut seen = Vec::new();
         let report = session
             .play(
@@ -311,7 +324,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let run = RunDir::create(dir.path()).unwrap();
         let config = SelfPlayConfig::default();
-        let session = Session { run: &run, config: &config, seed: 0, generation: None };
+        let session =
+            Session { run: &run, config: &config, seed: 0, generation: None, tables: None };
         let err = session
             .play(1, |_| Err::<UniformEvaluator, _>("no net".to_string()), &|| false, |_| {})
             .unwrap_err();

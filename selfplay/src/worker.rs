@@ -3,9 +3,10 @@
 //! own threads; finished games flow back to the caller over a channel.
 
 use draughts::{DrawRules, Game, Position};
+use egdb::Tables;
 use search::{EvalRequest, Evaluator, GameRecord, MctsConfig, SearchError, SelfPlayGame};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// Where a worker spends its time, for the inference-efficiency figures.
@@ -82,12 +83,17 @@ pub struct GamePlan {
     pub seed: u64,
     /// Games one worker keeps in flight.
     pub games_in_flight: usize,
+    /// Endgame tables the searches take as exact leaves.
+    pub tables: Option<Arc<Tables>>,
+    /// Whether a game ends at the first position `tables` cover, with their result.
+    pub adjudicate_egdb: bool,
 }
 
 impl GamePlan {
     fn start(&self, number: u64) -> Result<SelfPlayGame, SearchError> {
         let game = Game::new(Position::start(), self.draw_rules);
-        SelfPlayGame::new(&self.mcts, game, game_seed(self.seed, number))
+        let seed = game_seed(self.seed, number);
+        SelfPlayGame::with_tables(&self.mcts, game, seed, self.tables.clone(), self.adjudicate_egdb)
     }
 }
 
@@ -175,6 +181,8 @@ mod tests {
             draw_rules: DrawRules { max_plies: 60, ..DrawRules::default() },
             seed: 1,
             games_in_flight: 4,
+            tables: None,
+            adjudicate_egdb: false,
         }
     }
 

@@ -4,9 +4,11 @@
 use crate::error::ArenaError;
 use crate::player::{Choice, Player};
 use draughts::{Game, Move, Position, Step, Turn};
+use egdb::Tables;
 use search::{
     Budget, Evaluator, MctsConfig, MoveBudget, Progress, Score, Search, SearchControl, SearchError,
 };
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How much each decision searches.
@@ -30,6 +32,8 @@ pub struct MctsPlayer<E> {
     seed: u64,
     /// The search from the last move, and the game ply its root stands at.
     kept: Option<(Search, usize)>,
+    /// Endgame tables whose positions the search takes as exact leaves.
+    tables: Option<Arc<Tables>>,
 }
 
 impl<E: Evaluator + Send> MctsPlayer<E> {
@@ -38,7 +42,13 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
     pub fn new(name: String, evaluator: E, thinking: Thinking, seed: u64) -> MctsPlayer<E> {
         // A player: no exploration noise; the most visited step is played.
         let config = MctsConfig { dirichlet_fraction: 0.0, ..MctsConfig::default() };
-        MctsPlayer { name, evaluator, config, thinking, seed, kept: None }
+        MctsPlayer { name, evaluator, config, thinking, seed, kept: None, tables: None }
+    }
+
+    /// The same player, its searches taking the positions `tables` cover as exact leaves.
+    pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> MctsPlayer<E> {
+        self.tables = tables;
+        self
     }
 
     fn failed(&self, game: &Game, error: SearchError) -> ArenaError {
@@ -58,7 +68,8 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
                 }
             }
         }
-        Search::new(&self.config, game, self.seed.wrapping_add(game.ply() as u64))
+        let search = Search::new(&self.config, game, self.seed.wrapping_add(game.ply() as u64))?;
+        Ok(search.with_tables(self.tables.clone()))
     }
 
     /// Searches the current decision until `goal` is met or `control` says stop (once the root

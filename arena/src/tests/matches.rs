@@ -6,7 +6,7 @@ use crate::error::ArenaError;
 use crate::fixture::schedule;
 use crate::gate::{run_gate, DecidedBy, GateConfig};
 use crate::openings::{standard_deck, Ballot};
-use crate::play::PlayedGame;
+use crate::play::{Ending, PlayedGame};
 use crate::player::{Choice, Contestant, Player};
 use crate::players::mcts::{MctsPlayer, Thinking};
 use crate::players::policy::PolicyPlayer;
@@ -22,7 +22,7 @@ fn entrant(text: &str) -> Entrant {
 }
 
 fn config(threads: usize) -> RunConfig {
-    RunConfig { rules: DrawRules::default(), seed: 1, threads }
+    RunConfig { rules: DrawRules::default(), seed: 1, threads, tables: None }
 }
 
 fn play(
@@ -50,7 +50,9 @@ fn alphabeta_beats_random_with_legal_moves_only() {
     let (alphabeta, random) = (entrant("alphabeta:4"), entrant("random"));
     let games = play(&alphabeta, &random, 12).unwrap();
     assert_eq!(games.len(), 12);
-    assert!(games.iter().all(|g| all_legal(&g.game) && g.game.outcome() == Some(g.outcome)));
+    assert!(games
+        .iter()
+        .all(|g| all_legal(&g.game) && g.game.outcome().map(Ending::Rules) == Some(g.ending)));
     let mut tally = Tally::default();
     games.iter().for_each(|g| tally.add(g.score_of_a()));
     assert!(tally.score() >= 0.9, "{tally:?}");

@@ -1,0 +1,127 @@
+//! Endgame tables from the command line: `match --egdb DIR` adjudicates a game at the first
+//! position the tables cover; a folder without tables changes nothing; a damaged table is refused
+//! by name; self-play with `[egdb]` and `selfplay.adjudicate_egdb` ends its games there.
+
+use crate::cli::{arg, run_to_end, succeed};
+use draughts::{read_pdn, Position};
+use std::path::Path;
+
+/// Builds the tables for up to 4 pieces into `dir`.
+fn build_tables(dir: &Path) {
+    succeed(&["egdb", "build", "--pieces", "4", "--dir", arg(dir)]);
+}
+
+/// Plays 6 random games (seed 3) with `extra` arguments; returns the PDN and the result records.
+fn random_match(dir: &Path, name: &str, extra: &[&str]) -> (String, String) {
+    let (pdn, record) = (dir.join(format!("{name}.pdn")), dir.join(format!("{name}.jsonl")));
+    let mut args =
+        vec!["match", "random", "random", "--games", "6", "--seed", "3", "--threads", "1"];
+    args.extend(["--pdn", arg(&pdn), "--record", arg(&record)]);
+    args.extend(extra);
+    succeed(&args);
+    (std::fs::read_to_string(&pdn).unwrap(), std::fs::read_to_string(&record).unwrap())
+}
+
+#[test]
+fn match_with_tables_adjudicates_games_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("egdb");
+    build_tables(&tables);
+    let (pdn, records) = random_match(dir.path(), "tables", &["--egdb", arg(&tables)]);
+    let adjudicated = records.lines().filter(|l| l.contains("\"ending\":\"endgame_tables\""));
+    let count = adjudicated.count();
+    assert!(count > 0, "no game reached the tables:\n{records}");
+    assert_eq!(pdn.matches("[Termination \"endgame_tables\"]").count(), count, "{pdn}");
+    // Without tables the same games go on to their end by the rules.
+    let (plain, plain_records) = random_match(dir.path(), "plain", &[]);
+    assert!(!plain.contains("endgame_tables") && !plain_records.contains("endgame_tables"));
+}
+
+#[test]
+fn a_folder_without_tables_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let (with_empty, _) = random_match(dir.path(), "empty", &["--egdb", arg(&empty)]);
+    let (missing, _) =
+        random_match(dir.path(), "missing", &["--egdb", arg(&dir.path().join("no"))]);
+    let (plain, _) = random_match(dir.path(), "plain", &[]);
+    // The event names the players only; the games are the same byte for byte.
+    assert_eq!(with_empty, plain);
+    assert_eq!(missing, plain);
+}
+
+#[test]
+fn a_damaged_table_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("egdb");
+    build_tables(&tables);
+    let file = tables.join("1m0k-1m0k.wdl");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&file, bytes).unwrap();
+    let pdn = dir.path().join("m.pdn");
+    let (ok, out, err) = run_to_end(&[
+        "match",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--pdn",
+        arg(&pdn),
+        "--egdb",
+        arg(&tables),
+    ]);
+    assert!(!ok, "{out}{err}");
+    crate::cli::assert_no_panic(&err);
+    assert!(err.contains("--egdb") && err.contains("1m0k-1m0k.wdl"), "{err}");
+}
+
+/// The first position at the start of a move (the start included) with at most 4 pieces, as the
+/// number of moves before it.
+fn first_in_tables(start: Position, moves: &[draughts::Move]) -> Option<usize> {
+    let mut position = start;
+    for (i, &mv) in moves.iter().enumerate() {
+        if position.occupied().count() <= 4 {
+            return Some(i);
+        }
+        position = position.play(mv);
+    }
+    (position.occupied().count() <= 4).then_some(moves.len())
+}
+
+#[test]
+fn self_play_with_adjudication_ends_its_games_at_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("egdb");
+    build_tables(&tables);
+    let tiny = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tiny.toml"));
+    let config = tiny
+        .unwrap()
+        .replace("max_plies = 60", "max_plies = 300")
+        .replace("[selfplay]", "[selfplay]\nadjudicate_egdb = true")
+        + &format!("\n[egdb]\npath = {:?}\npieces = 4\n", arg(&tables));
+    let config_file = dir.path().join("config.toml");
+    std::fs::write(&config_file, config).unwrap();
+    let run = dir.path().join("run");
+    let args = ["selfplay", "--config", arg(&config_file), "--run-dir", arg(&run), "--games", "8"];
+    succeed(&args);
+    let mut adjudicated = 0;
+    for file in crate::cli::sorted_files(&run.join("games")) {
+        for game in read_pdn(&std::fs::read_to_string(&file).unwrap()).unwrap() {
+            // A game ends at its first position in the tables: adjudicated there, or over by the
+            // rules there (a side without pieces or moves; the rules come first).
+            let first = first_in_tables(game.start, &game.moves);
+            if game.tag("Termination") == Some("endgame_tables") {
+                assert_eq!(first, Some(game.moves.len()), "{file:?}");
+                adjudicated += 1;
+            } else if let Some(first) = first {
+                assert_eq!(first, game.moves.len(), "{file:?}");
+                assert!(game.to_game(draughts::DrawRules::default()).outcome().is_some());
+            }
+        }
+    }
+    // About half the games of a tiny net reach 4 pieces within 300 plies.
+    assert!(adjudicated > 0, "no game reached the tables");
+}
