@@ -8,7 +8,7 @@ use arena::{Contestant, Entrant, Player, PlayerSpec};
 use clap::Args;
 use draughts::Game;
 use hub::{Engine, Thought};
-use search::{MoveBudget, Progress, SearchControl};
+use search::ThinkRequest;
 use std::io::BufReader;
 use std::path::PathBuf;
 
@@ -58,11 +58,9 @@ impl Engine for PlayerEngine {
     fn think(
         &mut self,
         game: &Game,
-        budget: MoveBudget,
-        control: &SearchControl,
-        report: &mut dyn FnMut(&Progress),
+        request: ThinkRequest<'_>,
     ) -> Result<Thought, Box<dyn std::error::Error + Send + Sync>> {
-        let choice = self.player.think(game, budget, control, report)?;
+        let choice = self.player.think(game, request)?;
         Ok(Thought { mv: choice.mv, pv: choice.pv })
     }
 

@@ -3,7 +3,7 @@
 
 use crate::error::ArenaError;
 use draughts::{Game, Move};
-use search::{MoveBudget, Progress, SearchControl};
+use search::ThinkRequest;
 
 /// A player's decision: the move, and what its search thought of the position when it has one.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,16 +28,10 @@ pub trait Player: Send {
     /// The move to play in `game` (not over). Errors when the player cannot choose, e.g. its net failed.
     fn choose(&mut self, game: &Game) -> Result<Choice, ArenaError>;
 
-    /// The move to play in `game` within `budget`, for an engine protocol: ends early when
-    /// `control` says so (a stop, or a deadline set while thinking) and tells `report` how its
-    /// thinking goes. Players that do not search answer at once, as [`Player::choose`] does.
-    fn think(
-        &mut self,
-        game: &Game,
-        _budget: MoveBudget,
-        _control: &SearchControl,
-        _report: &mut dyn FnMut(&Progress),
-    ) -> Result<Choice, ArenaError> {
+    /// The move to play in `game` within the request's budget, for an engine protocol: ends
+    /// early when its control says so (a stop, or a deadline set while thinking) and reports how
+    /// its thinking goes. Players that do not search answer at once, as [`Player::choose`] does.
+    fn think(&mut self, game: &Game, _request: ThinkRequest<'_>) -> Result<Choice, ArenaError> {
         self.choose(game)
     }
 }

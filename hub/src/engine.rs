@@ -2,7 +2,7 @@
 //! the session's thread, reporting progress; and forget everything for a new game.
 
 use draughts::{Game, Move};
-use search::{MoveBudget, Progress, SearchControl};
+use search::ThinkRequest;
 
 /// An engine's answer to one search.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,14 +18,12 @@ pub trait Engine: Send {
     /// The name given to the GUI in `id`.
     fn name(&self) -> String;
 
-    /// The move to play in `game` (not over) within `budget`; ends early when `control` says
-    /// so, and tells `report` how the search goes. An error ends the session.
+    /// The move to play in `game` (not over) within the request's budget; ends early when its
+    /// control says so, and reports how the search goes. An error ends the session.
     fn think(
         &mut self,
         game: &Game,
-        budget: MoveBudget,
-        control: &SearchControl,
-        report: &mut dyn FnMut(&Progress),
+        request: ThinkRequest<'_>,
     ) -> Result<Thought, Box<dyn std::error::Error + Send + Sync>>;
 
     /// The next search is unrelated to the previous ones: drop kept trees and tables.

@@ -6,7 +6,7 @@ use crate::level::Level;
 use crate::line::{quoted, Line};
 use crate::notation::{move_text, parse_move, parse_position};
 use draughts::{DrawRules, Game, Move};
-use search::{MoveBudget, Progress, Score, SearchControl};
+use search::{MoveBudget, Progress, Score, SearchControl, ThinkRequest};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -273,7 +273,8 @@ fn search_thread<E: Engine>(
             Job::NewGame => engine.new_game(),
             Job::Think { game, budget } => {
                 let mut report = |progress: &Progress| out.line(&info_line(progress));
-                engine.think(&game, budget, &control, &mut report).map(|thought| {
+                let request = ThinkRequest { budget, control: &control, report: &mut report };
+                engine.think(&game, request).map(|thought| {
                     searching.store(false, Ordering::SeqCst);
                     out.line(&done_line(thought.mv, thought.pv.get(1).copied()));
                 })
@@ -341,9 +342,7 @@ mod tests {
         fn think(
             &mut self,
             game: &Game,
-            _budget: MoveBudget,
-            _control: &SearchControl,
-            report: &mut dyn FnMut(&Progress),
+            request: ThinkRequest<'_>,
         ) -> Result<crate::Thought, Box<dyn std::error::Error + Send + Sync>> {
             self.searches += 1;
             if self.searches > self.fail_after {
@@ -358,7 +357,7 @@ mod tests {
                 pv: vec![mv],
                 elapsed: Duration::from_millis(1),
             };
-            report(&progress);
+            (request.report)(&progress);
             Ok(crate::Thought { mv, pv: vec![mv] })
         }
 

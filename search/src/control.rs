@@ -21,6 +21,17 @@ pub enum MoveBudget {
     Infinite,
 }
 
+/// One request to think about a move: its budget, the control that may end it early, and where
+/// progress reports go.
+pub struct ThinkRequest<'a> {
+    /// What the move may cost.
+    pub budget: MoveBudget,
+    /// Stop flag and deadline, set from another thread.
+    pub control: &'a SearchControl,
+    /// Told the progress of the search as it goes.
+    pub report: &'a mut dyn FnMut(&Progress),
+}
+
 /// How a searching player rates the position for its side to move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Score {

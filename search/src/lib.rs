@@ -36,7 +36,7 @@ mod test_positions;
 mod tests;
 
 pub use config::{Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, TemperatureSchedule};
-pub use control::{MoveBudget, Progress, Score, SearchControl};
+pub use control::{MoveBudget, Progress, Score, SearchControl, ThinkRequest};
 pub use error::SearchError;
 pub use evaluator::{
     EvalRequest, Evaluation, Evaluator, Priors, ScriptedEvaluator, UniformEvaluator,

@@ -4,7 +4,7 @@ use crate::error::{ArenaError, PlayerFailure};
 use crate::player::{Choice, Player};
 use draughts::Game;
 use search::alphabeta::{AlphaBeta, AlphaBetaConfig, BestMove, Limit, WIN};
-use search::{MoveBudget, Progress, Score, SearchControl};
+use search::{MoveBudget, Progress, Score, ThinkRequest};
 use std::time::{Duration, Instant};
 
 /// The built-in alpha-beta engine as a player, searching each move to a depth or for a time.
@@ -26,13 +26,8 @@ impl Player for AlphaBetaPlayer {
         choice(game, best)
     }
 
-    fn think(
-        &mut self,
-        game: &Game,
-        budget: MoveBudget,
-        control: &SearchControl,
-        report: &mut dyn FnMut(&Progress),
-    ) -> Result<Choice, ArenaError> {
+    fn think(&mut self, game: &Game, request: ThinkRequest<'_>) -> Result<Choice, ArenaError> {
+        let ThinkRequest { budget, control, report } = request;
         let limit = match budget {
             MoveBudget::Own => self.limit,
             MoveBudget::Time(time) => Limit::Time(time),

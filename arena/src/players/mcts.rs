@@ -7,6 +7,7 @@ use draughts::{Game, Move, Position, Step, Turn};
 use egdb::Tables;
 use search::{
     Budget, Evaluator, MctsConfig, MoveBudget, Progress, Score, Search, SearchControl, SearchError,
+    ThinkRequest,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -152,13 +153,8 @@ impl<E: Evaluator + Send> Player for MctsPlayer<E> {
         self.decide(game, goal, None, &mut Reporter::silent(*game.position()))
     }
 
-    fn think(
-        &mut self,
-        game: &Game,
-        budget: MoveBudget,
-        control: &SearchControl,
-        report: &mut dyn FnMut(&Progress),
-    ) -> Result<Choice, ArenaError> {
+    fn think(&mut self, game: &Game, request: ThinkRequest<'_>) -> Result<Choice, ArenaError> {
+        let ThinkRequest { budget, control, report } = request;
         let goal = match budget {
             MoveBudget::Own | MoveBudget::Depth(_) => Self::goal_of(self.thinking),
             MoveBudget::Time(time) => Goal::Until(Instant::now() + time),
