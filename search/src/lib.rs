@@ -45,4 +45,4 @@ pub use record::{DecisionRecord, GameEnd, GameRecord, ResignationRecord};
 pub use result::{RootStep, SearchResult};
 pub use search::Search;
 pub use selfplay_game::SelfPlayGame;
-pub use tables::{table_value, table_winner};
+pub use tables::{table_probe, table_value, table_winner};

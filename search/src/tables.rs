@@ -2,7 +2,7 @@
 //! self-play driver and match adjudication alike.
 
 use draughts::{Color, Position};
-use egdb::{Tables, Wdl};
+use egdb::{Probe, Tables, Wdl};
 
 /// The tables' value of `position` for its side to move, when it has at most
 /// [`Tables::max_pieces`] pieces and they cover it.
@@ -11,6 +11,14 @@ pub fn table_value(tables: &Tables, position: &Position) -> Option<Wdl> {
         return None;
     }
     tables.probe(position)
+}
+
+/// The tables' answer for `position` with a move to play (for a win the quickest, for a loss the
+/// slowest, when distances are stored), when they cover it (see [`table_value`]) and the side
+/// to move has a move.
+pub fn table_probe(tables: &Tables, position: &Position) -> Option<Probe> {
+    table_value(tables, position)?;
+    tables.best_move(position).filter(|probe| probe.best.is_some())
 }
 
 /// The game's result by the tables: `Some(winner)`, with `winner` `None` for a draw; `None` when

@@ -4,10 +4,10 @@
 use crate::error::ArenaError;
 use crate::player::{Choice, Player};
 use draughts::{Game, Move, Position, Step, Turn};
-use egdb::Tables;
+use egdb::{Tables, Wdl};
 use search::{
-    Budget, Evaluator, MctsConfig, MoveBudget, Progress, Score, Search, SearchControl, SearchError,
-    ThinkRequest,
+    table_probe, Budget, Evaluator, MctsConfig, MoveBudget, Progress, Score, Search, SearchControl,
+    SearchError, ThinkRequest,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -114,6 +114,9 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
         control: Option<&SearchControl>,
         report: &mut Reporter<'_>,
     ) -> Result<Choice, ArenaError> {
+        if let Some(choice) = self.table_choice(game, report) {
+            return Ok(choice);
+        }
         let mut search = self.search_for(game).map_err(|e| self.failed(game, e))?;
         let mut turn = Turn::new(*game.position());
         let mut first: Option<(f32, Vec<Move>)> = None;
@@ -136,6 +139,22 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
                 return Ok(Choice { mv, value: Some(value), pv });
             }
         }
+    }
+
+    /// In a position the tables cover, their move (for a win the quickest, so the win is made
+    /// over the board rather than shuffled away), without a search; the kept tree is dropped.
+    fn table_choice(&mut self, game: &Game, report: &mut Reporter<'_>) -> Option<Choice> {
+        let probe = table_probe(self.tables.as_deref()?, game.position())?;
+        let mv = probe.best?;
+        self.kept = None;
+        let plies = u32::from(probe.distance.unwrap_or(0));
+        let (value, score) = match probe.wdl {
+            Wdl::Win => (1.0, Score::WinIn(plies)),
+            Wdl::Draw => (0.0, Score::Men(0.0)),
+            Wdl::Loss => (-1.0, Score::LossIn(plies)),
+        };
+        report.exact(mv, score);
+        Some(Choice { mv, value: Some(value), pv: vec![mv] })
     }
 
     /// The goal of a move's decisions under `thinking`, starting now.
@@ -197,6 +216,19 @@ impl<'a> Reporter<'a> {
     fn silent(position: Position) -> Reporter<'a> {
         let now = Instant::now();
         Reporter { position, listener: None, started: now, last: now }
+    }
+
+    /// Reports a move known without searching (from the tables).
+    fn exact(&mut self, mv: Move, score: Score) {
+        let Some(listener) = self.listener.as_mut() else { return };
+        listener(&Progress {
+            depth: 1,
+            playouts: None,
+            nodes: 0,
+            score,
+            pv: vec![mv],
+            elapsed: self.started.elapsed(),
+        });
     }
 
     fn maybe(&mut self, search: &Search) {

@@ -102,3 +102,23 @@ fn an_mcts_player_with_the_tables_keeps_a_table_win() {
     let after = game.position().play(choice.mv);
     assert_eq!(tables().probe(&after), Some(Wdl::Loss));
 }
+
+#[test]
+fn an_mcts_player_with_the_tables_wins_a_won_ending_over_the_board() {
+    // Two kings against one, with the game's draw rules: shuffling would draw by repetition or
+    // the no-progress rule; the tables' quickest moves win.
+    let mut game = Game::new(Position::from_fen("B:WK32:BK14,K15").unwrap(), DrawRules::default());
+    let mut winner = MctsPlayer::new("uniform".into(), UniformEvaluator, Thinking::Playouts(50), 1)
+        .with_tables(Some(Arc::clone(tables())));
+    let mut defender = crate::AlphaBetaPlayer::new(search::alphabeta::Limit::Depth(6));
+    let plies = tables().distance(game.position()).unwrap() as usize;
+    while game.outcome().is_none() {
+        let choice = match game.position().side_to_move() {
+            Color::Black => winner.choose(&game).unwrap(),
+            Color::White => defender.choose(&game).unwrap(),
+        };
+        game.play(choice.mv).unwrap();
+    }
+    assert_eq!(game.outcome().unwrap().score_for(Color::Black), 1, "{:?}", game.outcome());
+    assert!(game.ply() <= plies, "won in {} plies, the tables say {plies}", game.ply());
+}
