@@ -44,7 +44,8 @@ pub struct RunConfig {
 }
 
 /// The endgame tables self-play uses (`checkers-zero egdb build`): its searches take the positions
-/// they cover as exact, and with `selfplay.adjudicate_egdb` a game ends at the first of them.
+/// they cover as exact, and with `selfplay.adjudicate_egdb` a game ends at the first of them. The
+/// trainer measures its value head on a fixed set of their positions at each checkpoint.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct EgdbConfig {

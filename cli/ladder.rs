@@ -1,11 +1,13 @@
 //! `checkers-zero ladder RUN_DIR`: Elo ratings of every player in the run's recorded games
 //! (Bradley-Terry maximum likelihood, anchored), as a table and as a plot of Elo against training
-//! step (`RUN/elo.svg`).
+//! step (`RUN/elo.svg`). With endgame tables, each net's value accuracy on them (`egdb acc`, from
+//! `RUN/train/egdb_accuracy.jsonl`) stands beside its rating.
 
 use crate::match_cmd::signed;
 use anyhow::{Context, Result};
 use arena::{elo_svg, linked_to, rate, read_results, run_results_file, VIRTUAL_DRAWS};
 use clap::Args;
+use selfplay::run_dir::RunDir;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -51,13 +53,21 @@ pub fn run(args: LadderArgs) -> Result<()> {
         linked.len(),
         anchor
     );
-    println!(
+    // The trainer's measurements on the endgame tables, when the run has them.
+    let endgame_file = RunDir::existing(&args.run_dir)?.train_dir().join(train::ENDGAME_LOG_FILE);
+    let endgame = endgame_file
+        .exists()
+        .then(|| train::read_endgame_log(&endgame_file))
+        .transpose()
+        .with_context(|| format!("reading {}", endgame_file.display()))?;
+    print!(
         "{:width$}  {:>8}  {:>5}  {:>5}  {:>6}  {:>5}",
         "player", "step", "games", "score", "Elo", "±95%"
     );
+    println!("{}", if endgame.is_some() { "  egdb acc" } else { "" });
     for r in &ratings {
         let step = r.step.map_or_else(|| "-".to_string(), |s| s.to_string());
-        println!(
+        print!(
             "{:width$}  {step:>8}  {:>5}  {:.3}  {:>6}  {:>5.0}",
             r.name,
             r.games,
@@ -65,6 +75,12 @@ pub fn run(args: LadderArgs) -> Result<()> {
             signed(r.elo),
             r.margin
         );
+        let accuracy = endgame.as_ref().map(|log| {
+            r.step
+                .and_then(|s| log.get(&s))
+                .map_or_else(|| "-".to_string(), |m| format!("{:.1}%", 100.0 * m.accuracy))
+        });
+        println!("{}", accuracy.map_or_else(String::new, |a| format!("  {a:>8}")));
     }
     let plot = args.plot.unwrap_or_else(|| args.run_dir.join("elo.svg"));
     std::fs::write(&plot, elo_svg(&ratings))

@@ -7,7 +7,7 @@ use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
 use crate::run_state::{ensure_best, set_cpu_threads, RunDirArgs};
 use crate::selfplay::{describe, play_games};
-use crate::train::{open_trainer, train_paid_steps, warn_damaged};
+use crate::train::{endgame_line, open_trainer, train_paid_steps, warn_damaged};
 use anyhow::Result;
 use clap::Args;
 use selfplay::run_dir::RunDir;
@@ -71,6 +71,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         let trained = train_paid_steps(&mut trainer, limit)?;
         if trained > 0 {
             trainer.checkpoint()?;
+            if let Some(line) = endgame_line(&mut trainer) {
+                println!("  {line}");
+            }
             println!(
                 "  trained to step {} ({} positions in the window)",
                 trainer.step(),

@@ -9,7 +9,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use selfplay::run_dir::RunDir;
 use std::time::Duration;
-use train::{StepOutcome, TrainPaths, Trainer};
+use train::{EndgameSet, StepOutcome, TrainPaths, Trainer};
 
 #[derive(Args)]
 pub struct TrainArgs {
@@ -42,6 +42,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
     }
     if trainer.step() > start {
         let state = trainer.checkpoint()?;
+        if let Some(line) = endgame_line(&mut trainer) {
+            println!("{line}");
+        }
         println!("trained steps {start}..{}; state {}", trainer.step(), state.display());
     } else {
         println!(
@@ -59,7 +62,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
 pub fn open_trainer(run: &RunDir, config: &RunConfig) -> Result<Trainer> {
     let device = config.device.resolve()?;
     let train_config = train::TrainConfig { seed: config.seed, ..config.train.clone() };
-    let (trainer, opened) = Trainer::open(TrainPaths::of(run), &config.net, train_config, device)?;
+    let (mut trainer, opened) =
+        Trainer::open(TrainPaths::of(run), &config.net, train_config, device)?;
     for refused in &opened.refused {
         eprintln!("warning: {}", support::one_line(refused));
     }
@@ -73,7 +77,30 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig) -> Result<Trainer> {
     if let Some(from) = &opened.resumed_from {
         eprintln!("resumed training at step {} from {}", trainer.step(), from.display());
     }
+    if let Some(tables) = config.egdb.load()? {
+        let set = EndgameSet::sample(&tables, config.seed);
+        eprintln!(
+            "egdb: the value head is measured at each checkpoint on {} positions of at most {} pieces",
+            set.len(),
+            tables.max_pieces()
+        );
+        trainer.set_endgame_set(set);
+    }
     Ok(trainer)
+}
+
+/// The progress line of the trainer's newest measurement on the endgame set, once.
+pub fn endgame_line(trainer: &mut Trainer) -> Option<String> {
+    trainer.take_endgame_accuracy().map(|m| {
+        format!(
+            "egdb value accuracy at step {}: {:.1}% ({} positions, mean abs error {:.3}, {:.1} s)",
+            m.step,
+            100.0 * m.accuracy,
+            m.positions,
+            m.mae,
+            m.seconds
+        )
+    })
 }
 
 /// Reports shards the replay window skipped.
@@ -99,6 +126,10 @@ pub fn train_paid_steps(trainer: &mut Trainer, limit: u64) -> Result<u64> {
             StepOutcome::Skipped { loss, grad_norm } => {
                 bar.println(format!("skipped a step: loss {loss}, gradient norm {grad_norm}"))
             }
+        }
+        if let Some(line) = endgame_line(trainer) {
+            // Printed also when the bar is hidden (output not to a terminal), unlike `println`.
+            bar.suspend(|| println!("  {line}"));
         }
         bar.set_position(trainer.step() - start);
         bar.set_message(format!("step {}  loss {last_loss:.3}", trainer.step()));

@@ -1,6 +1,7 @@
 //! Endgame tables from the command line: `match --egdb DIR` adjudicates a game at the first
 //! position the tables cover; a folder without tables changes nothing; a damaged table is refused
-//! by name; self-play with `[egdb]` and `selfplay.adjudicate_egdb` ends its games there.
+//! by name; self-play with `[egdb]` and `selfplay.adjudicate_egdb` ends its games there; a run
+//! with `[egdb]` measures its value head on the tables at each checkpoint, and `ladder` shows it.
 
 use crate::cli::{arg, run_to_end, succeed};
 use draughts::{read_pdn, Position};
@@ -124,4 +125,63 @@ fn self_play_with_adjudication_ends_its_games_at_the_tables() {
     }
     // About half the games of a tiny net reach 4 pieces within 300 plies.
     assert!(adjudicated > 0, "no game reached the tables");
+}
+
+#[test]
+fn a_run_with_tables_measures_its_value_head_at_each_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("egdb");
+    ::egdb::build(&tables, 3, |_| {}).unwrap();
+    let tiny = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tiny.toml"));
+    let config = tiny.unwrap() + &format!("\n[egdb]\npath = {:?}\npieces = 3\n", arg(&tables));
+    let config_file = dir.path().join("config.toml");
+    std::fs::write(&config_file, config).unwrap();
+    let run_dir = dir.path().join("run");
+    let out = succeed(&["run", "--config", arg(&config_file), "--run-dir", arg(&run_dir)]);
+    assert!(out.contains("egdb value accuracy at step"), "{out}");
+
+    let run = selfplay::run_dir::RunDir::existing(&run_dir).unwrap();
+    // One line per candidate the trainer wrote (step 0 is the first best net, not a checkpoint).
+    let candidates: Vec<u64> = crate::cli::sorted_files(&run.nets_dir())
+        .iter()
+        .filter_map(|p| {
+            p.file_name()?.to_str()?.strip_prefix("step-")?.split('.').next()?.parse().ok()
+        })
+        .filter(|&step| step > 0)
+        .collect();
+    assert!(!candidates.is_empty(), "no checkpoint");
+    let text = std::fs::read_to_string(run.train_dir().join("egdb_accuracy.jsonl")).unwrap();
+    let mut steps = Vec::new();
+    for line in text.lines() {
+        let m: serde_json::Value = serde_json::from_str(line).unwrap();
+        let accuracy = m["accuracy"].as_f64().unwrap();
+        let mae = m["mae"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&accuracy), "{line}");
+        assert!((0.0..=2.0).contains(&mae), "{line}");
+        assert_eq!(m["positions"], 20_000, "{line}");
+        steps.push(m["step"].as_u64().unwrap());
+    }
+    assert_eq!(steps, candidates, "{text}");
+    let events = crate::cli::sorted_files(&run.tb_dir().join("train"));
+    let tagged = events.iter().any(|p| {
+        let bytes = std::fs::read(p).unwrap();
+        bytes.windows(19).any(|w| w == b"egdb/value_accuracy")
+    });
+    assert!(tagged, "no egdb/value_accuracy in {events:?}");
+
+    let ladder = succeed(&["ladder", arg(&run_dir)]);
+    assert!(ladder.contains("egdb acc"), "{ladder}");
+    // A gated candidate is rated at one of the measured steps.
+    let measured = ladder.lines().filter(|l| l.trim_end().ends_with('%') && !l.contains("±95%"));
+    assert!(measured.count() > 0, "{ladder}");
+
+    // A resumed run goes on measuring: the old lines stay, and no step is measured twice.
+    succeed(&["run", "--run-dir", arg(&run_dir), "--selfplay-games", "24"]);
+    let more = std::fs::read_to_string(run.train_dir().join("egdb_accuracy.jsonl")).unwrap();
+    assert!(more.starts_with(&text) && more.len() > text.len(), "{more}");
+    let steps: Vec<u64> = more
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["step"].as_u64().unwrap())
+        .collect();
+    assert!(steps.windows(2).all(|w| w[0] < w[1]), "{more}");
 }

@@ -53,13 +53,20 @@ impl Board {
     /// The position with Black to move.
     #[inline]
     pub fn to_position(self) -> Position {
-        Position::new(
-            Bitboard(self.bm | self.bk),
-            Bitboard(self.wm | self.wk),
-            Bitboard(self.bk | self.wk),
-            Color::Black,
-        )
-        .expect("a board holds one piece per square")
+        self.to_position_for(Color::Black)
+    }
+
+    /// The position this board stands for with `side` to move: as it is for Black, turned round
+    /// with the colours swapped for White, so that [`Board::from_position`] gives `self` back and
+    /// the stored value is that position's.
+    #[inline]
+    pub fn to_position_for(self, side: Color) -> Position {
+        let b = match side {
+            Color::Black => self,
+            Color::White => self.flipped(),
+        };
+        Position::new(Bitboard(b.bm | b.bk), Bitboard(b.wm | b.wk), Bitboard(b.bk | b.wk), side)
+            .expect("a board holds one piece per square")
     }
 
     /// The board turned round 180 degrees with the colours swapped: the same position seen by the

@@ -143,6 +143,11 @@ impl Layout {
         Layout { material: m, classes, class_count, bk_ways, wk_ways, size: base }
     }
 
+    /// The material of the slice.
+    pub fn material(&self) -> Material {
+        self.material
+    }
+
     /// Number of placements (and so of indices) in the slice.
     pub fn size(&self) -> u64 {
         self.size

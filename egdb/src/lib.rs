@@ -40,6 +40,7 @@ mod file;
 mod index;
 mod material;
 mod probe;
+mod sample;
 mod slice;
 mod solve;
 

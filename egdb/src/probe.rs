@@ -13,7 +13,7 @@ use std::path::Path;
 #[derive(Debug)]
 pub struct Tables {
     /// By material code.
-    slices: Vec<Option<Slice>>,
+    pub(crate) slices: Vec<Option<Slice>>,
     max_pieces: u32,
 }
 

@@ -462,3 +462,30 @@ fn probe_speed() {
     let secs = start.elapsed().as_secs_f64();
     eprintln!("{m}: {:.0} best_move/s", 200_000.0 / secs);
 }
+
+#[test]
+fn sampled_positions_are_covered_playable_and_fixed_by_the_seed() {
+    let (dir, t) = tables();
+    let sample = t.sample_positions(11, 4000);
+    assert_eq!(sample.len(), 4000);
+    assert_eq!(sample, t.sample_positions(11, 4000), "the same seed draws the same set");
+    assert_ne!(sample, t.sample_positions(12, 4000));
+    let mut by_side = [0; 2];
+    let mut four = 0;
+    for (pos, wdl) in &sample {
+        assert_eq!(t.probe(pos), Some(*wdl), "{}", pos.to_fen());
+        assert!(!pos.is_lost(), "a position that is over: {}", pos.to_fen());
+        let pieces = pos.occupied().count();
+        assert!((1..=4).contains(&pieces), "{}", pos.to_fen());
+        four += usize::from(pieces == 4);
+        by_side[usize::from(pos.side_to_move() == Color::White)] += 1;
+    }
+    // Slices are drawn by size: 4-piece positions are about 96% of all up to 4.
+    let share = four as f64 / sample.len() as f64;
+    assert!((0.94..0.98).contains(&share), "share of 4 pieces {share}");
+    assert!(by_side.iter().all(|&n| n > 1800), "both sides to move: {by_side:?}");
+    // Fewer tables loaded: fewer pieces drawn.
+    let three = Tables::open_up_to(dir.path(), 3).unwrap().sample_positions(11, 500);
+    assert!(three.iter().all(|(pos, _)| pos.occupied().count() <= 3));
+    assert!(Tables::empty().sample_positions(1, 10).is_empty());
+}

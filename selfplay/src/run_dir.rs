@@ -5,6 +5,7 @@
 //! RUN/best.json       the best-net pointer (written atomically; only the gate moves it)
 //! RUN/nets/           candidate nets written by the trainer
 //! RUN/train/          the trainer's own state (net, optimizer, step) for resuming
+//! RUN/train/egdb_accuracy.jsonl  with endgame tables: the value head measured on them, per checkpoint
 //! RUN/shards/         trajectory shards from self-play
 //! RUN/games/          self-play and match games as PDN, game results as JSON lines
 //! RUN/gates.jsonl     one record per gate decision

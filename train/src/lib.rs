@@ -6,10 +6,13 @@
 //!   --PolicyValueNet (train mode)--> losses --> backward --> clip --> Optimizer (SGD / AdamW)
 //!   every K steps: RUN/nets/step-N.safetensors, then RUN/train/state-N.safetensors (commit point)
 //!   every L steps: RUN/tb/train/ events
+//!   at each checkpoint, with endgame tables: the value head on a fixed set of table positions
+//!     -> RUN/train/egdb_accuracy.jsonl and TensorBoard
 //! ```
 
 pub mod batch;
 pub mod config;
+pub mod endgame;
 mod error;
 pub mod loss;
 pub mod optim;
@@ -21,6 +24,9 @@ pub mod tb;
 mod trainer;
 
 pub use config::{OptimizerConfig, ScheduleConfig, TrainConfig, WindowConfig};
+pub use endgame::{
+    read_endgame_log, EndgameAccuracy, EndgameSet, ENDGAME_LOG_FILE, ENDGAME_SET_SIZE,
+};
 pub use error::{StateError, TrainError};
 pub use replay::{Refresh, ReplayBuffer};
 pub use tb::{EvalFigures, SelfPlayFigures, TbLogger};

@@ -4,7 +4,8 @@
 //! Each stage logs into its own folder under `RUN/tb/` (`train`, `selfplay`, `eval`), which
 //! TensorBoard shows as runs. Tags:
 //! - train: `loss/{policy,value,moves_left,total}`, `policy/entropy`, `value/accuracy`,
-//!   `train/{learning_rate,samples_per_s,grad_norm,skipped_steps}`, `replay/{window,seen}`;
+//!   `train/{learning_rate,samples_per_s,grad_norm,skipped_steps}`, `replay/{window,seen}`, and at
+//!   each checkpoint of a run with endgame tables `egdb/{value_accuracy,value_mae}`;
 //! - selfplay: `selfplay/{games_per_s,positions_per_s,game_length,win_rate,draw_rate,loss_rate,resign_false_positives}`;
 //! - eval: `eval/{score,elo,wins,draws,losses,promoted}`.
 

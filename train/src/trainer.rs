@@ -3,6 +3,7 @@
 
 use crate::batch::{Batch, HostBatch};
 use crate::config::TrainConfig;
+use crate::endgame::{EndgameAccuracy, EndgameSet, ENDGAME_LOG_FILE};
 use crate::error::TrainError;
 use crate::loss::losses;
 use crate::optim::Optimizer;
@@ -11,7 +12,7 @@ use crate::schedule::learning_rate;
 use crate::state::{list_states, load_latest, save_state, state_path, TrainState};
 use crate::tb::TbLogger;
 use model::{NetConfig, PolicyValueNet};
-use selfplay::run_dir::RunDir;
+use selfplay::run_dir::{append_lines, RunDir, RunDirError};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use support::SplitMix64;
@@ -107,6 +108,11 @@ pub struct Trainer {
     meter: Meter,
     since: Instant,
     last_checkpoint: Option<PathBuf>,
+    endgame: Option<EndgameSet>,
+    /// The step last measured on the endgame set (the resumed step: measured before the stop).
+    endgame_measured: Option<u64>,
+    /// The last measurement, until [`Trainer::take_endgame_accuracy`] takes it.
+    endgame_new: Option<EndgameAccuracy>,
 }
 
 impl Trainer {
@@ -141,6 +147,9 @@ impl Trainer {
         };
         let trainer = Trainer {
             tb: TbLogger::create(&paths.tb)?,
+            endgame: None,
+            endgame_measured: opened.resumed_from.as_ref().map(|_| state.step),
+            endgame_new: None,
             last_checkpoint: opened.resumed_from.clone(),
             paths,
             net,
@@ -186,6 +195,18 @@ impl Trainer {
     /// Steps skipped for a non-finite loss, over the whole run.
     pub fn skipped_steps(&self) -> u64 {
         self.skipped
+    }
+
+    /// Measures the value head on `set` at every checkpoint from now on (see
+    /// [`Trainer::checkpoint`]).
+    pub fn set_endgame_set(&mut self, set: EndgameSet) {
+        self.endgame = Some(set);
+    }
+
+    /// The measurement of the last checkpoint on the endgame set, once (`None` when there was no
+    /// new one since the last call).
+    pub fn take_endgame_accuracy(&mut self) -> Option<EndgameAccuracy> {
+        self.endgame_new.take()
     }
 
     /// Reads new shards into the replay window.
@@ -315,7 +336,9 @@ impl Trainer {
     }
 
     /// Writes the candidate net and then the training state (the commit point) for the current
-    /// step, and removes states older than the last two. Returns the state's path.
+    /// step, and removes states older than the last two. Then, with an endgame set (and once per
+    /// step), measures the net on it: TensorBoard `egdb/{value_accuracy,value_mae}` and a line in
+    /// `egdb_accuracy.jsonl` of the state folder. Returns the state's path.
     pub fn checkpoint(&mut self) -> Result<PathBuf, TrainError> {
         model::checkpoint::save(
             &candidate_path(&self.paths.nets, self.step),
@@ -337,6 +360,29 @@ impl Trainer {
         for old in list_states(&self.paths.states)?.into_iter().skip(KEEP_STATES) {
             std::fs::remove_file(&old).map_err(|e| TrainError::io(&old, e))?;
         }
+        self.measure_endgame()?;
         Ok(path)
+    }
+
+    /// Measures the net on the endgame set, if any and not yet at this step, and logs it.
+    fn measure_endgame(&mut self) -> Result<(), TrainError> {
+        let Some(set) = self.endgame.as_ref().filter(|_| self.endgame_measured != Some(self.step))
+        else {
+            return Ok(());
+        };
+        let m = set.measure(&self.net, self.step);
+        self.tb.scalars(
+            self.step,
+            &[("egdb/value_accuracy", m.accuracy as f32), ("egdb/value_mae", m.mae as f32)],
+        )?;
+        let log = self.paths.states.join(ENDGAME_LOG_FILE);
+        let line = serde_json::to_string(&m).expect("a measurement always serialises") + "\n";
+        append_lines(&log, &line).map_err(|e| match e {
+            RunDirError::Io { path, source } => TrainError::io(path, source),
+            other => TrainError::io(&log, std::io::Error::other(other)),
+        })?;
+        self.endgame_measured = Some(self.step);
+        self.endgame_new = Some(m);
+        Ok(())
     }
 }
