@@ -6,7 +6,8 @@
 //! prints one line per position, `VALUE MOVE [plies=D]`: `win 18-22 plies=7`, `draw 5-9`,
 //! `loss 1-6 plies=12`, or `loss none` when the side to move has no move. Without `--fen` it
 //! answers each FEN line of standard input (blank lines skipped); a bad or uncovered position
-//! gets a line `error: ...` and the command fails at the end.
+//! gets a line `error: ...` and the command fails at the end. `accuracy NET` measures a
+//! checkpoint's value head on a fixed, seeded set of table positions.
 
 use ::egdb::{Tables, MAX_PIECES};
 use anyhow::{bail, Context, Result};
@@ -27,6 +28,9 @@ enum EgdbCommand {
     Build(BuildArgs),
     /// Value, a best move and the distance to the end of positions given as FEN.
     Probe(ProbeArgs),
+    /// A checkpoint's value head against the tables: the measure a run with tables logs at
+    /// every checkpoint, on the same kind of fixed, seeded set of 20,000 positions.
+    Accuracy(AccuracyArgs),
 }
 
 #[derive(Args)]
@@ -49,11 +53,50 @@ struct ProbeArgs {
     fen: Option<String>,
 }
 
+#[derive(Args)]
+struct AccuracyArgs {
+    /// The checkpoint file (a net or a training state).
+    net: PathBuf,
+    /// Folder of the tables [default: the per-machine cache, `$CHECKERS_ZERO_CACHE/egdb`].
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Positions of at most this many pieces.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=MAX_PIECES as i64))]
+    pieces: u32,
+    /// Seed of the set (a run's `seed` gives the set that run measures on).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
 pub fn run(args: EgdbArgs) -> Result<()> {
     match args.command {
         EgdbCommand::Build(args) => build(args),
         EgdbCommand::Probe(args) => probe(args),
+        EgdbCommand::Accuracy(args) => accuracy(args),
     }
+}
+
+fn accuracy(args: AccuracyArgs) -> Result<()> {
+    let dir = folder(args.dir)?;
+    let tables = Tables::open_up_to(&dir, args.pieces)?;
+    if tables.max_pieces() < args.pieces {
+        bail!(
+            "the tables in {} are complete up to {} pieces, not {}: build them with `checkers-zero egdb build --pieces {} --dir {}`",
+            dir.display(),
+            tables.max_pieces(),
+            args.pieces,
+            args.pieces,
+            dir.display()
+        );
+    }
+    let checkpoint = model::checkpoint::load(&args.net, None, tch::Device::Cpu)?;
+    let set = train::EndgameSet::sample(&tables, args.seed);
+    let measured = set.measure(&checkpoint.net, checkpoint.meta.step);
+    println!(
+        "step {} positions {} accuracy {:.4} mae {:.4} ({:.1} s)",
+        measured.step, measured.positions, measured.accuracy, measured.mae, measured.seconds
+    );
+    Ok(())
 }
 
 /// `--dir`, else the default cache folder.

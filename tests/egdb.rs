@@ -185,3 +185,30 @@ fn a_run_with_tables_measures_its_value_head_at_each_checkpoint() {
         .collect();
     assert!(steps.windows(2).all(|w| w[0] < w[1]), "{more}");
 }
+
+#[test]
+fn egdb_accuracy_measures_a_checkpoint_and_refuses_missing_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    build_tables(&tables);
+    let ckpt = dir.path().join("net.safetensors");
+    let net = model::PolicyValueNet::new(&model::NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
+    model::checkpoint::save(&ckpt, &net, 5, None, &model::Extras::default()).unwrap();
+    let args = ["egdb", "accuracy", arg(&ckpt), "--dir", arg(&tables), "--pieces", "3"];
+    let out = succeed(&args);
+    let accuracy: f64 = out
+        .split_whitespace()
+        .skip_while(|w| *w != "accuracy")
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(out.starts_with("step 5 positions 20000 "), "{out}");
+    assert!((0.0..=1.0).contains(&accuracy), "{out}");
+    // The same seed gives the same set, so the same figures (the time aside).
+    let figures = |text: &str| text.split(" (").next().unwrap().to_string();
+    assert_eq!(figures(&succeed(&args)), figures(&out));
+    let five = ["egdb", "accuracy", arg(&ckpt), "--dir", arg(&tables), "--pieces", "5"];
+    let (ok, _, err) = run_to_end(&five);
+    assert!(!ok && err.contains("complete up to 4 pieces, not 5"), "{err}");
+    assert!(err.contains("egdb build --pieces 5"), "{err}");
+}
