@@ -48,18 +48,22 @@ pub fn gate(
     tb: &mut TbLogger,
 ) -> Result<GateRecord> {
     let candidate_path = train::candidate_path(&run.nets_dir(), step);
+    // With tables, the gate's searches take their positions as exact leaves and its games end
+    // at the first one, as self-play's do.
+    let tables = config.egdb.load()?;
     let options = NetOptions {
         playouts: config.gate.playouts,
         time: None,
         device: config.device,
-        egdb: None,
+        egdb: tables.clone(),
     };
     let candidate = net_entrant(run, &candidate_path, &options)?;
     let opponent = net_entrant(run, &run.root().join(&best.checkpoint), &options)?;
     let deck = arena::standard_deck()?;
     let gate_config = GateConfig { seed: config.seed ^ step, ..config.gate.clone() };
     println!("  gate: {} against {}", candidate.name(), opponent.name());
-    let report = run_gate(&candidate, &opponent, &deck, config.selfplay.draw.into(), &gate_config)?;
+    let rules = config.selfplay.draw.into();
+    let report = run_gate(&candidate, &opponent, &deck, rules, &gate_config, tables)?;
     let record = report.record;
     if record.promoted {
         let promoted = BestNet {

@@ -11,8 +11,10 @@ use crate::runner::{run_fixtures, RunConfig};
 use crate::sprt::{SprtConfig, SprtState};
 use crate::tally::Tally;
 use draughts::DrawRules;
+use egdb::Tables;
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use support::check;
 
@@ -128,13 +130,15 @@ pub struct GateReport {
     pub games: Vec<PlayedGame>,
 }
 
-/// Plays `candidate` (player A) against `best` over `deck` and decides.
+/// Plays `candidate` (player A) against `best` over `deck` and decides; with `tables`, a game
+/// ends at the first position they cover, with their result.
 pub fn run_gate(
     candidate: &dyn Contestant,
     best: &dyn Contestant,
     deck: &[Ballot],
     rules: DrawRules,
     config: &GateConfig,
+    tables: Option<Arc<Tables>>,
 ) -> Result<GateReport, ArenaError> {
     config.validate()?;
     let started_unix = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
@@ -142,7 +146,7 @@ pub fn run_gate(
     let fixtures = schedule(deck, config.games as usize, config.seed);
     let mut tally = Tally::default();
     let mut decision = None;
-    let run = RunConfig { rules, seed: config.seed, threads: config.threads, tables: None };
+    let run = RunConfig { rules, seed: config.seed, threads: config.threads, tables };
     let games = run_fixtures(candidate, best, &fixtures, run, |game| {
         tally.add(game.score_of_a());
         decision = decide(config, &tally);

@@ -122,3 +122,25 @@ fn an_mcts_player_with_the_tables_wins_a_won_ending_over_the_board() {
     assert_eq!(game.outcome().unwrap().score_for(Color::Black), 1, "{:?}", game.outcome());
     assert!(game.ply() <= plies, "won in {} plies, the tables say {plies}", game.ply());
 }
+
+#[test]
+fn a_gate_with_tables_ends_its_games_at_the_first_table_position() {
+    let random = Entrant::load(&"random".parse().unwrap(), &NetOptions::default()).unwrap();
+    let config = crate::GateConfig { games: 12, threads: 1, ..crate::GateConfig::default() };
+    let deck = crate::standard_deck().unwrap();
+    let report = crate::run_gate(
+        &random,
+        &random,
+        &deck,
+        DrawRules::default(),
+        &config,
+        Some(Arc::clone(tables())),
+    )
+    .unwrap();
+    let adjudicated =
+        report.games.iter().filter(|g| matches!(g.ending, Ending::Tables { .. })).count();
+    assert!(adjudicated > 0, "none of {} random games reached three pieces", report.games.len());
+    for game in report.games.iter().filter(|g| matches!(g.ending, Ending::Tables { .. })) {
+        assert!(game.game.position().occupied().count() <= 3);
+    }
+}

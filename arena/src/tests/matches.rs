@@ -153,7 +153,8 @@ fn a_lopsided_gate_is_decided_early_by_the_sprt() {
         ..GateConfig::default()
     };
     let promoted =
-        run_gate(&strong, &weak, &standard_deck().unwrap(), DrawRules::default(), &config).unwrap();
+        run_gate(&strong, &weak, &standard_deck().unwrap(), DrawRules::default(), &config, None)
+            .unwrap();
     assert!(
         promoted.record.promoted && promoted.record.decided_by == DecidedBy::Sprt,
         "{:?}",
@@ -162,7 +163,8 @@ fn a_lopsided_gate_is_decided_early_by_the_sprt() {
     assert!(promoted.record.games < 30, "{:?}", promoted.record);
     assert_eq!(promoted.games.len() as u32, promoted.record.games);
     let rejected =
-        run_gate(&weak, &strong, &standard_deck().unwrap(), DrawRules::default(), &config).unwrap();
+        run_gate(&weak, &strong, &standard_deck().unwrap(), DrawRules::default(), &config, None)
+            .unwrap();
     assert!(
         !rejected.record.promoted && rejected.record.decided_by == DecidedBy::Sprt,
         "{:?}",
