@@ -3,7 +3,7 @@
 
 use crate::config::BudgetConfig;
 use anyhow::{Context, Result};
-use selfplay::run_dir::{write_atomic, RunDir};
+use rundata::{write_atomic, RunDir};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Instant;

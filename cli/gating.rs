@@ -8,7 +8,7 @@ use arena::{
     append_results, run_gate, Contestant, Entrant, GateConfig, GateRecord, NetOptions, NetSource,
     PlayerSpec, ResultRecord,
 };
-use selfplay::run_dir::{BestNet, RunDir};
+use rundata::{BestNet, RunDir};
 use std::path::Path;
 use train::{EvalFigures, TbLogger};
 
@@ -74,10 +74,7 @@ pub fn gate(
         };
         run.set_best(&promoted)?;
     }
-    selfplay::run_dir::append_lines(
-        &run.gates_file(),
-        &format!("{}\n", serde_json::to_string(&record)?),
-    )?;
+    rundata::append_lines(&run.gates_file(), &format!("{}\n", serde_json::to_string(&record)?))?;
     let results: Vec<ResultRecord> = report.games.iter().map(ResultRecord::of).collect();
     append_results(&run.games_dir().join(arena::RESULTS_FILE), &results)?;
     let elo = ladder_elo(run, step)?;

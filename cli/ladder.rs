@@ -7,7 +7,7 @@ use crate::match_cmd::signed;
 use anyhow::{Context, Result};
 use arena::{elo_svg, linked_to, rate, read_results, run_results_file, VIRTUAL_DRAWS};
 use clap::Args;
-use selfplay::run_dir::RunDir;
+use rundata::RunDir;
 use std::path::PathBuf;
 
 #[derive(Args)]

@@ -10,7 +10,7 @@ use crate::selfplay::{describe, play_games};
 use crate::train::{endgame_line, open_trainer, train_paid_steps, warn_damaged};
 use anyhow::Result;
 use clap::Args;
-use selfplay::run_dir::RunDir;
+use rundata::RunDir;
 use train::{SelfPlayFigures, TbLogger};
 
 #[derive(Args)]

@@ -4,7 +4,7 @@
 use crate::config::RunConfig;
 use anyhow::{bail, Context, Result};
 use model::{Inference, PolicyValueNet};
-use selfplay::run_dir::{BestNet, RunDir};
+use rundata::{BestNet, RunDir};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -50,7 +50,7 @@ pub fn open_run(run_dir: &Path, config: Option<&Path>) -> Result<(RunDir, RunCon
     let path =
         config.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("configs/default.toml"));
     let config = RunConfig::load(&path)?;
-    selfplay::run_dir::write_atomic(&saved, provenance(&config).as_bytes())?;
+    rundata::write_atomic(&saved, provenance(&config).as_bytes())?;
     Ok((run, config))
 }
 

@@ -6,7 +6,7 @@ use crate::progress;
 use crate::run_state::{ensure_best, load_inference, set_cpu_threads, RunDirArgs};
 use anyhow::Result;
 use clap::Args;
-use selfplay::run_dir::{BestNet, RunDir};
+use rundata::{BestNet, RunDir};
 use selfplay::{NetEvaluator, Session, SessionReport, SessionTotals};
 
 #[derive(Args)]

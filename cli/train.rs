@@ -7,7 +7,7 @@ use crate::progress;
 use crate::run_state::RunDirArgs;
 use anyhow::{bail, Result};
 use clap::Args;
-use selfplay::run_dir::RunDir;
+use rundata::RunDir;
 use std::time::Duration;
 use train::{EndgameSet, StepOutcome, TrainPaths, Trainer};
 

@@ -140,7 +140,7 @@ fn a_run_with_tables_measures_its_value_head_at_each_checkpoint() {
     let out = succeed(&["run", "--config", arg(&config_file), "--run-dir", arg(&run_dir)]);
     assert!(out.contains("egdb value accuracy at step"), "{out}");
 
-    let run = selfplay::run_dir::RunDir::existing(&run_dir).unwrap();
+    let run = rundata::RunDir::existing(&run_dir).unwrap();
     // One line per candidate the trainer wrote (step 0 is the first best net, not a checkpoint).
     let candidates: Vec<u64> = crate::cli::sorted_files(&run.nets_dir())
         .iter()

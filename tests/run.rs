@@ -2,7 +2,7 @@
 //! and a second call resumes the run instead of starting over.
 
 use crate::cli::{arg, checkers_zero, sorted_files, succeed};
-use selfplay::run_dir::RunDir;
+use rundata::RunDir;
 use selfplay::shard::{list_shards, read_shard};
 
 #[test]

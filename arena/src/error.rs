@@ -44,7 +44,7 @@ pub enum ArenaError {
         /// The player as written.
         text: String,
         /// The run directory's error, naming the file.
-        source: selfplay::run_dir::RunDirError,
+        source: rundata::RunDirError,
     },
     /// A net could not be loaded or placed on its device.
     #[error(transparent)]
@@ -92,7 +92,7 @@ pub enum ArenaError {
     #[error(transparent)]
     RunDir {
         /// The run directory's error, naming the file.
-        source: selfplay::run_dir::RunDirError,
+        source: rundata::RunDirError,
     },
     /// A setting of `[gate]` out of range (dotted for `sprt`, e.g. `sprt.elo1`).
     #[error(transparent)]

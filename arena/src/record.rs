@@ -8,7 +8,7 @@
 use crate::error::ArenaError;
 use crate::play::PlayedGame;
 use draughts::{DrawReason, GameResult, Outcome, WinReason};
-use selfplay::run_dir::RunDir;
+use rundata::RunDir;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -118,7 +118,7 @@ pub fn append_results(path: &Path, records: &[ResultRecord]) -> Result<(), Arena
         text.push_str(&serde_json::to_string(record).expect("a record serialises"));
         text.push('\n');
     }
-    selfplay::run_dir::append_lines(path, &text).map_err(|source| ArenaError::RunDir { source })
+    rundata::append_lines(path, &text).map_err(|source| ArenaError::RunDir { source })
 }
 
 /// The records of a results file, and an error for each line that could not be read.

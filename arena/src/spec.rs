@@ -3,7 +3,7 @@
 //! a run directory (meaning the net its `best.json` names).
 
 use crate::error::ArenaError;
-use selfplay::run_dir::RunDir;
+use rundata::RunDir;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;

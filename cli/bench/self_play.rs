@@ -11,7 +11,7 @@
 
 use super::shadow::{ShadowEvaluator, ShadowTotals};
 use model::{Inference, ModelError};
-use selfplay::run_dir::RunDir;
+use rundata::RunDir;
 use selfplay::worker::WorkerStats;
 use selfplay::{NetEvaluator, SelfPlayConfig, Session, SessionError, SessionTotals};
 use std::sync::Mutex;

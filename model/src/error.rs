@@ -96,3 +96,10 @@ impl ModelError {
         ModelError::Io { path: path.into(), source }
     }
 }
+
+/// An atomic write (`rundata::replace_atomic`) that failed.
+impl From<rundata::WriteError> for ModelError {
+    fn from(error: rundata::WriteError) -> ModelError {
+        ModelError::Io { path: error.path, source: error.source }
+    }
+}

@@ -3,7 +3,6 @@
 
 pub mod config;
 pub mod net_evaluator;
-pub mod run_dir;
 pub mod sample;
 pub mod session;
 pub mod shard;

@@ -2,12 +2,12 @@
 //! this thread collects the finished games and writes them into the run's shards (and PDN).
 
 use crate::config::SelfPlayConfig;
-use crate::run_dir::RunDir;
 use crate::sample::Sample;
 use crate::shard::{write_shard, ShardError, ShardHeader};
 use crate::worker::{run_worker, FinishedGame, GameCounter, GamePlan, WorkerStats};
 use draughts::{Color, GameResult, PdnGame};
 use egdb::Tables;
+use rundata::RunDir;
 use search::{DecisionRecord, Evaluator, GameEnd, GameRecord, SearchError};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
@@ -36,7 +36,7 @@ pub enum SessionError {
     Shard(#[from] ShardError),
     /// Writing a game file failed.
     #[error(transparent)]
-    RunDir(#[from] crate::run_dir::RunDirError),
+    RunDir(#[from] rundata::RunDirError),
 }
 
 /// Running totals of a session, handed to the progress callback after every game.
@@ -203,7 +203,8 @@ impl Session<'_> {
             let name =
                 shard.file_stem().expect("a shard has a name").to_string_lossy().into_owned();
             let path = self.run.games_dir().join(format!("{name}.pdn"));
-            crate::run_dir::write_atomic(&path, draughts::write_pdn(&games).as_bytes())?;
+            rundata::write_atomic(&path, draughts::write_pdn(&games).as_bytes())
+                .map_err(rundata::RunDirError::from)?;
         }
         let written = pending.len() as u64;
         pending.clear();

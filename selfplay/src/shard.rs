@@ -16,7 +16,6 @@ pub use file::{
 pub use record::{RecordError, RecordView, Records};
 pub use scan::{list_shards, scan_shards, ScanReport, SHARD_EXTENSION};
 
-use crate::run_dir::RunDirError;
 use std::io;
 use std::path::PathBuf;
 
@@ -34,9 +33,9 @@ pub enum ShardError {
     /// Writing the shard into the run directory failed.
     #[error("writing a shard")]
     Write {
-        /// The run directory's error, naming the file.
+        /// The failed write, naming the file.
         #[from]
-        source: RunDirError,
+        source: rundata::WriteError,
     },
     /// The file does not start with [`MAGIC`].
     #[error("{path}: not a trajectory shard (wrong magic)")]

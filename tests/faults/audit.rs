@@ -3,7 +3,7 @@
 
 use arena::{GateRecord, ResultRecord};
 use model::NetConfig;
-use selfplay::run_dir::{BestNet, RunDir};
+use rundata::{BestNet, RunDir};
 use selfplay::shard::read_shard;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

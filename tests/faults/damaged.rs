@@ -98,8 +98,7 @@ fn a_damaged_best_net_is_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
     tiny_run(&run, 16);
-    let best =
-        selfplay::run_dir::RunDir::existing(&run).unwrap().best_checkpoint().unwrap().unwrap();
+    let best = rundata::RunDir::existing(&run).unwrap().best_checkpoint().unwrap().unwrap();
     damaged_copy(&best, &best, flip_a_bit);
     let (ok, _, err) = run_to_end(&["selfplay", "--run-dir", arg(&run), "--games", "2"]);
     assert!(!ok);

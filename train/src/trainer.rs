@@ -12,7 +12,7 @@ use crate::schedule::learning_rate;
 use crate::state::{list_states, load_latest, save_state, state_path, TrainState};
 use crate::tb::TbLogger;
 use model::{NetConfig, PolicyValueNet};
-use selfplay::run_dir::{append_lines, RunDir, RunDirError};
+use rundata::{append_lines, RunDir, RunDirError};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use support::SplitMix64;

@@ -12,7 +12,7 @@ mod save;
 mod tensors;
 
 pub use load::load;
-pub use save::{replace_atomic, save, write_atomic};
+pub use save::save;
 
 use crate::config::NetConfig;
 use crate::net::PolicyValueNet;

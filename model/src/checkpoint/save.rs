@@ -8,9 +8,7 @@ use crate::encoding::ENCODING_VERSION;
 use crate::error::ModelError;
 use crate::net::PolicyValueNet;
 use std::collections::{BTreeMap, HashMap};
-use std::fs::File;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub(crate) const CRC_KEY: &str = "crc32";
@@ -72,42 +70,6 @@ pub fn save(
     let header: HashMap<String, String> = header.into_iter().collect();
     let bytes = safetensors::serialize(tensors.iter().map(|(n, t)| (n.as_str(), t)), &Some(header))
         .map_err(|source| ModelError::Save { path: path.to_path_buf(), source })?;
-    write_atomic(path, &bytes)?;
+    rundata::write_atomic(path, &bytes)?;
     Ok(meta)
-}
-
-/// Replaces `path` with `bytes` atomically (see [`replace_atomic`]). Errors name `path`, not the
-/// temporary file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ModelError> {
-    replace_atomic(path, |tmp| std::fs::write(tmp, bytes).map_err(|e| ModelError::io(path, e)))
-}
-
-/// Replaces `path` atomically with what `write` puts in the temporary file it is given (in the same
-/// folder): fsync, rename, fsync of the folder. A reader sees the old file or the new one, never
-/// half of one; a failed write leaves the old file and removes the temporary one.
-pub fn replace_atomic(
-    path: &Path,
-    write: impl FnOnce(&Path) -> Result<(), ModelError>,
-) -> Result<(), ModelError> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| ModelError::io(path, std::io::Error::other("not a file name")))?;
-    let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(".{}.{}-{unique}.tmp", name.to_string_lossy(), std::process::id()));
-    let result = write(&tmp)
-        .and_then(|()| {
-            File::open(&tmp).and_then(|f| f.sync_all()).map_err(|e| ModelError::io(path, e))
-        })
-        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| ModelError::io(path, e)));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result?;
-    // Make the rename itself durable; not every platform lets a folder be opened and synced.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
 }

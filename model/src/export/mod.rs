@@ -6,8 +6,9 @@ mod onnx;
 mod protobuf;
 mod torchscript;
 
-use crate::checkpoint::{self, write_atomic, Extras};
+use crate::checkpoint::{self, Extras};
 use crate::error::ModelError;
+use rundata::write_atomic;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;

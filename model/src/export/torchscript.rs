@@ -1,9 +1,9 @@
 //! TorchScript export by tracing: one method `forward(input [B, PLANES, 8, 8]) -> [B, OUTPUT_SIZE]`.
 
-use crate::checkpoint::replace_atomic;
 use crate::encoding::PLANES;
 use crate::error::ModelError;
 use crate::net::PolicyValueNet;
+use rundata::replace_atomic;
 use std::path::Path;
 use tch::nn::ModuleT;
 use tch::{CModule, Kind, Tensor};

@@ -17,8 +17,8 @@
 
 use super::record::{Records, FIXED_BYTES};
 use super::ShardError;
-use crate::run_dir::write_atomic;
 use crate::sample::Sample;
+use rundata::write_atomic;
 use std::collections::hash_map::RandomState;
 use std::fs;
 use std::hash::{BuildHasher, Hasher};

@@ -1,4 +1,5 @@
-//! The run directory: where every stage of a run reads and writes, and the best-net pointer.
+//! A run's data, with no heavy dependency (no tch): the run directory, where every stage of a run
+//! reads and writes, the best-net pointer, atomic writes and append-only logs.
 //!
 //! ```text
 //! RUN/config.toml     the resolved config, version and git hash
@@ -12,11 +13,11 @@
 //! RUN/tb/             TensorBoard event files
 //! ```
 
-use model::ModelError;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Errors reading or writing the run directory, naming the path.
 #[derive(Debug, thiserror::Error)]
@@ -161,18 +162,62 @@ impl RunDir {
     /// Points the run at a new best net, atomically: readers see the old pointer or the new one.
     pub fn set_best(&self, best: &BestNet) -> Result<(), RunDirError> {
         let json = serde_json::to_vec_pretty(best).expect("a BestNet always serialises");
-        write_atomic(&self.best_file(), &json)
+        Ok(write_atomic(&self.best_file(), &json)?)
+    }
+}
+
+/// A failed atomic write: the file being replaced (not the temporary one) and what the
+/// operating system said.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}")]
+pub struct WriteError {
+    /// The file being replaced.
+    pub path: PathBuf,
+    /// What the operating system said.
+    #[source]
+    pub source: io::Error,
+}
+
+impl From<WriteError> for RunDirError {
+    fn from(error: WriteError) -> RunDirError {
+        RunDirError::Io { path: error.path, source: error.source }
     }
 }
 
 /// Writes `bytes` to `path` so that a crash leaves either the old file or the complete new one
-/// (a temporary file in the same folder, flushed to disk, then renamed over `path`; see
-/// `model::checkpoint::write_atomic`, which every file of a run goes through).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RunDirError> {
-    model::checkpoint::write_atomic(path, bytes).map_err(|e| match e {
-        ModelError::Io { path, source } => RunDirError::Io { path, source },
-        other => RunDirError::Io { path: path.to_path_buf(), source: io::Error::other(other) },
+/// (see [`replace_atomic`]); every file of a run goes through it. Errors name `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    replace_atomic(path, |tmp| {
+        fs::write(tmp, bytes).map_err(|source| WriteError { path: path.to_path_buf(), source })
     })
+}
+
+/// Replaces `path` atomically with what `write` puts in the temporary file it is given (in the
+/// same folder, named `.NAME.PID-N.tmp`): fsync, rename, fsync of the folder. A reader sees the old
+/// file or the new one, never half of one; a failed write leaves the old file and removes the
+/// temporary one. Errors name `path`, not the temporary file.
+pub fn replace_atomic<E: From<WriteError>>(
+    path: &Path,
+    write: impl FnOnce(&Path) -> Result<(), E>,
+) -> Result<(), E> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let io = |source| E::from(WriteError { path: path.to_path_buf(), source });
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().ok_or_else(|| io(io::Error::other("not a file name")))?;
+    let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let tmp = dir.join(format!(".{}.{}-{unique}.tmp", name.to_string_lossy(), std::process::id()));
+    let result = write(&tmp)
+        .and_then(|()| fs::File::open(&tmp).and_then(|f| f.sync_all()).map_err(io))
+        .and_then(|()| fs::rename(&tmp, path).map_err(io));
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result?;
+    // Make the rename itself durable; not every platform lets a folder be opened and synced.
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
 
 /// Appends `text` (whole lines, each ending in a newline) to `path` in one write, and makes it
