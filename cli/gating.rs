@@ -8,8 +8,10 @@ use arena::{
     append_results, run_gate, Contestant, Entrant, GateConfig, GateRecord, NetOptions, NetSource,
     PlayerSpec, ResultRecord,
 };
+use egdb::Tables;
 use rundata::{BestNet, RunDir};
 use std::path::Path;
+use std::sync::Arc;
 use train::{EvalFigures, TbLogger};
 
 /// The training step of the newest candidate that was gated (0 when none was).
@@ -43,6 +45,7 @@ pub fn read_gates(run: &RunDir) -> Result<Vec<GateRecord>> {
 pub fn gate(
     run: &RunDir,
     config: &RunConfig,
+    tables: Option<Arc<Tables>>,
     step: u64,
     best: &BestNet,
     tb: &mut TbLogger,
@@ -50,7 +53,6 @@ pub fn gate(
     let candidate_path = train::candidate_path(&run.nets_dir(), step);
     // With tables, the gate's searches take their positions as exact leaves and its games end
     // at the first one, as self-play's do.
-    let tables = config.egdb.load()?;
     let options = NetOptions {
         playouts: config.gate.playouts,
         time: None,

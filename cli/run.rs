@@ -38,7 +38,9 @@ pub fn run(args: RunArgs) -> Result<()> {
     config.validate()?;
     println!("run {} (config kept in {})", run.root().display(), run.config_file().display());
     let mut progress = Progress::open(&run)?;
-    let mut trainer = open_trainer(&run, &config)?;
+    // The endgame tables (checked once) for the trainer, every self-play phase and every gate.
+    let tables = config.egdb.load()?;
+    let mut trainer = open_trainer(&run, &config, tables.as_deref())?;
     let mut tb = TbLogger::create(&run.tb_dir().join("run"))?;
     loop {
         let best = ensure_best(&run, &config)?;
@@ -48,7 +50,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         }
         // The newest candidate is gated before anything else (also after a resume).
         if trainer.step() > last_gated_step(&run)?.max(best.step) {
-            gate(&run, &config, trainer.step(), &best, &mut tb)?;
+            gate(&run, &config, tables.clone(), trainer.step(), &best, &mut tb)?;
             continue;
         }
         let spent = progress.spent();
@@ -60,8 +62,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         println!("generation {generation}: self-play with {}", best.checkpoint.display());
         let games = games_for_phase(&config.budget, &spent);
         let seed = phase_seed(config.seed, spent.games);
-        let report =
-            play_games(&run, &config, &best, games, seed, |written| progress.add_games(written))?;
+        let report = play_games(&run, &config, tables.clone(), &best, games, seed, |written| {
+            progress.add_games(written)
+        })?;
         tb.selfplay(trainer.step(), &figures(&report.totals))?;
         println!("  {}", describe(&report.totals));
         set_cpu_threads(&config, 1);

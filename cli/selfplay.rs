@@ -6,8 +6,10 @@ use crate::progress;
 use crate::run_state::{ensure_best, load_inference, set_cpu_threads, RunDirArgs};
 use anyhow::Result;
 use clap::Args;
+use egdb::Tables;
 use rundata::{BestNet, RunDir};
 use selfplay::{NetEvaluator, Session, SessionReport, SessionTotals};
+use std::sync::Arc;
 
 #[derive(Args)]
 pub struct SelfplayArgs {
@@ -32,17 +34,20 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     let games = args.games.unwrap_or(config.budget.games_per_generation);
     // Separate processes must not replay each other's games: mix the process into the seed.
     let seed = config.seed ^ (u64::from(std::process::id()) << 32) ^ crate::run_state::unix_now();
-    let report = play_games(&run, &config, &best, games, seed, |_| Ok(()))?;
+    let tables = config.egdb.load()?;
+    let report = play_games(&run, &config, tables, &best, games, seed, |_| Ok(()))?;
     print_summary(&report);
     Ok(())
 }
 
-/// Plays `games` games with `best` into the run's shards, with a progress bar. `written(n)` is
+/// Plays `games` games with `best` (and the run's endgame `tables`, loaded once by the caller)
+/// into the run's shards, with a progress bar. `written(n)` is
 /// called as soon as `n` more games are on disk in shards (so a caller can count them before a
 /// crash could forget them); its first error ends the session's counting and is returned.
 pub fn play_games(
     run: &RunDir,
     config: &crate::config::RunConfig,
+    tables: Option<Arc<Tables>>,
     best: &BestNet,
     games: u64,
     seed: u64,
@@ -50,7 +55,6 @@ pub fn play_games(
 ) -> Result<SessionReport> {
     set_cpu_threads(config, config.selfplay.workers);
     let net_path = run.root().join(&best.checkpoint);
-    let tables = config.egdb.load()?;
     let generation = Some(best.generation);
     let session = Session { run, config: &config.selfplay, seed, generation, tables };
     let bar = progress::bar(games, "games");

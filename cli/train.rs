@@ -7,6 +7,7 @@ use crate::progress;
 use crate::run_state::RunDirArgs;
 use anyhow::{bail, Result};
 use clap::Args;
+use egdb::Tables;
 use rundata::RunDir;
 use std::time::Duration;
 use train::{EndgameSet, StepOutcome, TrainPaths, Trainer};
@@ -27,7 +28,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
     interrupt::install();
     let (run, config) = args.run.open()?;
     crate::run_state::set_cpu_threads(&config, 1);
-    let mut trainer = open_trainer(&run, &config)?;
+    let tables = config.egdb.load()?;
+    let mut trainer = open_trainer(&run, &config, tables.as_deref())?;
     let limit = trainer.step().saturating_add(args.steps.unwrap_or(u64::MAX));
     let start = trainer.step();
     loop {
@@ -59,7 +61,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
 }
 
 /// Opens the run's trainer. Refuses to start a fresh net over states it could not read.
-pub fn open_trainer(run: &RunDir, config: &RunConfig) -> Result<Trainer> {
+pub fn open_trainer(run: &RunDir, config: &RunConfig, tables: Option<&Tables>) -> Result<Trainer> {
     let device = config.device.resolve()?;
     let train_config = train::TrainConfig { seed: config.seed, ..config.train.clone() };
     let (mut trainer, opened) =
@@ -77,8 +79,8 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig) -> Result<Trainer> {
     if let Some(from) = &opened.resumed_from {
         eprintln!("resumed training at step {} from {}", trainer.step(), from.display());
     }
-    if let Some(tables) = config.egdb.load()? {
-        let set = EndgameSet::sample(&tables, config.seed);
+    if let Some(tables) = tables {
+        let set = EndgameSet::sample(tables, config.seed);
         eprintln!(
             "egdb: the value head is measured at each checkpoint on {} positions of at most {} pieces",
             set.len(),
