@@ -7,7 +7,10 @@ use anyhow::{Context, Result};
 use arena::{Contestant, Entrant, PlayerSpec};
 use clap::Args;
 use draughts::{DrawRules, Game, Move, Position};
+use search::NetLoader;
+use std::sync::Arc;
 
+/// `checkers-zero bestmove`.
 #[derive(Args)]
 pub struct BestmoveArgs {
     /// The player, written as for `match`.
@@ -22,7 +25,15 @@ pub struct BestmoveArgs {
     seed: u64,
 }
 
-pub fn run(args: BestmoveArgs) -> Result<()> {
+impl BestmoveArgs {
+    /// Whether the player is a net.
+    pub fn needs_net(&self) -> bool {
+        arena::names_a_net(&self.player)
+    }
+}
+
+/// Prints the player's move in the position; `nets` loads a net player's net.
+pub fn run(args: BestmoveArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let position = Position::from_fen(&args.fen)?;
     let game = Game::new(position, DrawRules::default());
     anyhow::ensure!(
@@ -30,7 +41,7 @@ pub fn run(args: BestmoveArgs) -> Result<()> {
         "FEN {:?}: the game is over; the side to move has no move",
         args.fen
     );
-    let entrant = Entrant::load(&args.player.parse::<PlayerSpec>()?, &args.net.options()?)?;
+    let entrant = Entrant::load(&args.player.parse::<PlayerSpec>()?, &args.net.options(nets)?)?;
     let choice = entrant
         .player(args.seed)?
         .choose(&game)

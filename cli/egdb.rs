@@ -7,8 +7,9 @@
 //! `loss 1-6 plies=12`, or `loss none` when the side to move has no move. Without `--fen` it
 //! answers each FEN line of standard input (blank lines skipped); a bad or uncovered position
 //! gets a line `error: ...` and the command fails at the end. `accuracy NET` measures a
-//! checkpoint's value head on a fixed, seeded set of table positions.
+//! checkpoint's value head on a fixed, seeded set of table positions (in the net library).
 
+use crate::command::{needs, NetSupport};
 use ::egdb::{Tables, MAX_PIECES};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
@@ -16,14 +17,17 @@ use draughts::Position;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
+/// `checkers-zero egdb`.
 #[derive(Args)]
 pub struct EgdbArgs {
+    /// The subcommand.
     #[command(subcommand)]
-    command: EgdbCommand,
+    pub command: EgdbCommand,
 }
 
+/// The `egdb` subcommands.
 #[derive(Subcommand)]
-enum EgdbCommand {
+pub enum EgdbCommand {
     /// Build every table up to N pieces (slices already built and intact are reused).
     Build(BuildArgs),
     /// Value, a best move and the distance to the end of positions given as FEN.
@@ -33,8 +37,9 @@ enum EgdbCommand {
     Accuracy(AccuracyArgs),
 }
 
+/// `egdb build`.
 #[derive(Args)]
-struct BuildArgs {
+pub struct BuildArgs {
     /// Most pieces on the board (5: about 150 million positions, minutes on two cores).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=MAX_PIECES as i64))]
     pieces: u32,
@@ -43,8 +48,9 @@ struct BuildArgs {
     dir: Option<PathBuf>,
 }
 
+/// `egdb probe`.
 #[derive(Args)]
-struct ProbeArgs {
+pub struct ProbeArgs {
     /// Folder of the tables [default: the per-machine cache, `$CHECKERS_ZERO_CACHE/egdb`].
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -53,54 +59,40 @@ struct ProbeArgs {
     fen: Option<String>,
 }
 
+/// `egdb accuracy` (run by the net library).
 #[derive(Args)]
-struct AccuracyArgs {
+pub struct AccuracyArgs {
     /// The checkpoint file (a net or a training state).
-    net: PathBuf,
+    pub net: PathBuf,
     /// Folder of the tables [default: the per-machine cache, `$CHECKERS_ZERO_CACHE/egdb`].
     #[arg(long)]
-    dir: Option<PathBuf>,
+    pub dir: Option<PathBuf>,
     /// Positions of at most this many pieces.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=MAX_PIECES as i64))]
-    pieces: u32,
+    pub pieces: u32,
     /// Seed of the set (a run's `seed` gives the set that run measures on).
     #[arg(long, default_value_t = 0)]
-    seed: u64,
+    pub seed: u64,
 }
 
-pub fn run(args: EgdbArgs) -> Result<()> {
+impl EgdbArgs {
+    /// Whether the subcommand needs libtorch (`accuracy` runs a net).
+    pub fn needs_net(&self) -> bool {
+        matches!(self.command, EgdbCommand::Accuracy(_))
+    }
+}
+
+/// Runs `build` and `probe`; `accuracy` goes to `net` (the net library's code).
+pub fn run(args: EgdbArgs, net: Option<&dyn NetSupport>) -> Result<()> {
     match args.command {
         EgdbCommand::Build(args) => build(args),
         EgdbCommand::Probe(args) => probe(args),
-        EgdbCommand::Accuracy(args) => accuracy(args),
+        EgdbCommand::Accuracy(args) => needs(net, "egdb accuracy")?.egdb_accuracy(args),
     }
-}
-
-fn accuracy(args: AccuracyArgs) -> Result<()> {
-    let dir = folder(args.dir)?;
-    let tables = Tables::open_up_to(&dir, args.pieces)?;
-    if tables.max_pieces() < args.pieces {
-        bail!(
-            "the tables in {} are complete up to {} pieces, not {}: build them with `checkers-zero egdb build --pieces {} --dir {}`",
-            dir.display(),
-            tables.max_pieces(),
-            args.pieces,
-            args.pieces,
-            dir.display()
-        );
-    }
-    let checkpoint = model::checkpoint::load(&args.net, None, tch::Device::Cpu)?;
-    let set = train::EndgameSet::sample(&tables, args.seed);
-    let measured = set.measure(&checkpoint.net, checkpoint.meta.step);
-    println!(
-        "step {} positions {} accuracy {:.4} mae {:.4} ({:.1} s)",
-        measured.step, measured.positions, measured.accuracy, measured.mae, measured.seconds
-    );
-    Ok(())
 }
 
 /// `--dir`, else the default cache folder.
-fn folder(dir: Option<PathBuf>) -> Result<PathBuf> {
+pub fn folder(dir: Option<PathBuf>) -> Result<PathBuf> {
     match dir.or_else(::egdb::default_dir) {
         Some(dir) => Ok(dir),
         None => bail!("no cache folder (none of CHECKERS_ZERO_CACHE, XDG_CACHE_HOME, HOME is set): pass --dir"),

@@ -8,13 +8,15 @@ use arena::{Contestant, Entrant, Player, PlayerSpec};
 use clap::Args;
 use draughts::Game;
 use hub::{Engine, Thought};
-use search::ThinkRequest;
+use search::{NetLoader, ThinkRequest};
 use std::io::BufReader;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Without `--player` or `--net`: the built-in engine, at the time the GUI's `level` gives.
 const DEFAULT_PLAYER: &str = "alphabeta:6";
 
+/// `checkers-zero hub`.
 #[derive(Args)]
 pub struct HubArgs {
     /// The player behind the engine, written as for `match` (default alphabeta:6; a `level`
@@ -31,13 +33,25 @@ pub struct HubArgs {
     seed: u64,
 }
 
-pub fn run(args: HubArgs) -> Result<()> {
-    let spec = match (&args.player, &args.net) {
-        (Some(player), _) => player.clone(),
-        (None, Some(net)) => format!("mcts:{}", net.display()),
-        (None, None) => DEFAULT_PLAYER.to_string(),
-    };
-    let entrant = Entrant::load(&spec.parse::<PlayerSpec>()?, &args.options.options()?)?;
+impl HubArgs {
+    /// The player, as a spec.
+    fn spec(&self) -> String {
+        match (&self.player, &self.net) {
+            (Some(player), _) => player.clone(),
+            (None, Some(net)) => format!("mcts:{}", net.display()),
+            (None, None) => DEFAULT_PLAYER.to_string(),
+        }
+    }
+
+    /// Whether the player is a net.
+    pub fn needs_net(&self) -> bool {
+        arena::names_a_net(&self.spec())
+    }
+}
+
+/// Serves the Hub protocol until `quit` or the end of input; `nets` loads a net player's net.
+pub fn run(args: HubArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
+    let entrant = Entrant::load(&args.spec().parse::<PlayerSpec>()?, &args.options.options(nets)?)?;
     let engine = PlayerEngine { player: entrant.player(args.seed)?, entrant, seed: args.seed };
     let input = BufReader::new(std::io::stdin());
     hub::serve(engine, input, std::io::stdout()).map_err(|err| anyhow::anyhow!("hub: {err}"))

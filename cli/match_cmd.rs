@@ -11,6 +11,7 @@ use arena::{
 };
 use clap::Args;
 use draughts::DrawRules;
+use search::NetLoader;
 use std::fs::File;
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -18,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// `checkers-zero match`.
 #[derive(Args)]
 pub struct MatchArgs {
     /// Player A: random, alphabeta:DEPTH, alphabeta:SECONDSs, mcts:CHECKPOINT[:PLAYOUTS] or
@@ -68,8 +70,10 @@ pub struct NetArgs {
 }
 
 impl NetArgs {
-    pub fn options(&self) -> Result<NetOptions> {
-        let mut options = NetOptions { device: self.device.parse()?, ..NetOptions::default() };
+    /// The players' options, with `nets` to load their nets.
+    pub fn options(&self, nets: Option<Arc<dyn NetLoader>>) -> Result<NetOptions> {
+        let mut options =
+            NetOptions { device: self.device.parse()?, nets, ..NetOptions::default() };
         if let Some(playouts) = self.playouts {
             anyhow::ensure!(playouts >= 1, "--playouts {playouts}: must be at least 1");
             options.playouts = playouts;
@@ -90,8 +94,16 @@ impl NetArgs {
     }
 }
 
-pub fn run(args: MatchArgs) -> Result<()> {
-    let options = args.net.options()?;
+impl MatchArgs {
+    /// Whether a player is a net.
+    pub fn needs_net(&self) -> bool {
+        arena::names_a_net(&self.a) || arena::names_a_net(&self.b)
+    }
+}
+
+/// Plays the match; `nets` loads the net players' nets.
+pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
+    let options = args.net.options(nets)?;
     let a = Entrant::load(&args.a.parse::<PlayerSpec>()?, &options)?;
     let b = Entrant::load(&args.b.parse::<PlayerSpec>()?, &options)?;
     let deck = match &args.openings {

@@ -8,6 +8,7 @@ use std::time::Instant;
 /// Deeper counts would run for years (perft(13) is already 1.8 billion leaves).
 const MAX_DEPTH: u32 = 25;
 
+/// `checkers-zero perft`.
 #[derive(Args)]
 pub struct PerftArgs {
     /// Depth in plies.
@@ -24,6 +25,7 @@ pub struct PerftArgs {
     unique: bool,
 }
 
+/// Counts and prints the leaves.
 pub fn run(args: PerftArgs) -> Result<()> {
     let position = match &args.fen {
         Some(fen) => Position::from_fen(fen).context("--fen")?,

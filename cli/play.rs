@@ -10,8 +10,11 @@ use anyhow::{Context, Result};
 use arena::{Contestant, Entrant, Player, PlayerSpec};
 use clap::Args;
 use draughts::{Color, DrawReason, DrawRules, Game, Move, Outcome, Position, WinReason};
+use search::NetLoader;
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 
+/// `checkers-zero play`.
 #[derive(Args)]
 pub struct PlayArgs {
     /// Play a net with MCTS: a checkpoint file or a run directory (its best net). Shorthand for
@@ -43,17 +46,30 @@ fn parse_color(text: &str) -> Result<Color, String> {
     }
 }
 
-pub fn run(args: PlayArgs) -> Result<()> {
-    let spec = match (&args.net, &args.opponent) {
-        (Some(net), _) => format!("mcts:{net}"),
-        (None, Some(opponent)) => opponent.clone(),
-        (None, None) => "alphabeta:6".to_string(),
-    };
+impl PlayArgs {
+    /// The opponent, as a spec.
+    fn spec(&self) -> String {
+        match (&self.net, &self.opponent) {
+            (Some(net), _) => format!("mcts:{net}"),
+            (None, Some(opponent)) => opponent.clone(),
+            (None, None) => "alphabeta:6".to_string(),
+        }
+    }
+
+    /// Whether the opponent is a net.
+    pub fn needs_net(&self) -> bool {
+        arena::names_a_net(&self.spec())
+    }
+}
+
+/// Plays one game in the terminal; `nets` loads a net opponent's net.
+pub fn run(args: PlayArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
+    let spec = args.spec();
     let position = match &args.fen {
         Some(fen) => Position::from_fen(fen).context("--fen")?,
         None => Position::start(),
     };
-    let entrant = Entrant::load(&spec.parse::<PlayerSpec>()?, &args.thinking.options()?)?;
+    let entrant = Entrant::load(&spec.parse::<PlayerSpec>()?, &args.thinking.options(nets)?)?;
     let mut engine = entrant.player(args.seed)?;
     let game = Game::new(position, DrawRules::default());
     play_game(

@@ -1,5 +1,6 @@
-"""Start-up and Hub serving figures (README, performance): process start of `perft 1`, `hub` to
-`ready`, and moves served per second by one `hub` process against one `bestmove` process per move.
+"""Start-up and Hub serving figures (README, performance): process start of `perft 1`, of a
+two-game `match` between built-in players, of `hub` to `ready`, and moves served per second by one
+`hub` process against one `bestmove` process per move.
 
 usage: python3 scripts/bench-startup.py BINARY [PLAYER]   (PLAYER default: alphabeta:1)
 """
@@ -26,6 +27,11 @@ def median_seconds(run):
 
 def perft():
     subprocess.run([BINARY, "perft", "1"], check=True, stdout=subprocess.DEVNULL)
+
+
+def builtin_match():
+    subprocess.run([BINARY, "match", "random", "random", "--games", "2", "--pdn", "/dev/null"],
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 def hub_ready():
@@ -64,7 +70,9 @@ def bestmove_moves():
     return MOVES / (time.perf_counter() - start)
 
 
-for name, run in (("perft 1 (process start)", perft), (f"hub --player {PLAYER} to ready", hub_ready)):
+for name, run in (("perft 1 (process start)", perft),
+                  ("match random random --games 2", builtin_match),
+                  (f"hub --player {PLAYER} to ready", hub_ready)):
     median, best = median_seconds(run)
     print(f"{name}: median {median * 1000:.0f} ms, best {best * 1000:.0f} ms over {RUNS} runs")
 served, one_per_move = hub_moves(), bestmove_moves()

@@ -55,7 +55,11 @@ fn openmp_threads_sleep_when_idle_unless_the_user_chose_a_policy() {
     // libgomp prints the settings it read at start-up when asked to.
     let policy_seen = |policy: Option<&str>| {
         let mut command = checkers_zero();
-        command.args(["perft", "1"]).env("OMP_DISPLAY_ENV", "TRUE").env_remove("OMP_WAIT_POLICY");
+        // `ladder` runs in the net library, which brings libtorch and its OpenMP.
+        command
+            .args(["ladder", "/nonexistent-run"])
+            .env("OMP_DISPLAY_ENV", "TRUE")
+            .env_remove("OMP_WAIT_POLICY");
         if let Some(policy) = policy {
             command.env("OMP_WAIT_POLICY", policy);
         }
@@ -65,4 +69,56 @@ fn openmp_threads_sleep_when_idle_unless_the_user_chose_a_policy() {
     };
     assert_eq!(policy_seen(None).as_deref(), Some("OMP_WAIT_POLICY = 'PASSIVE'"));
     assert_eq!(policy_seen(Some("ACTIVE")).as_deref(), Some("OMP_WAIT_POLICY = 'ACTIVE'"));
+}
+
+/// The shared libraries the dynamic loader loaded for `args` (from `LD_DEBUG=libs`), and the
+/// command's stderr without the loader's lines.
+fn libraries_loaded(args: &[&str], net_library: Option<&str>) -> (Vec<String>, String) {
+    let mut command = checkers_zero();
+    command.args(args).env("LD_DEBUG", "libs");
+    if let Some(path) = net_library {
+        command.env("CHECKERS_ZERO_NET_LIBRARY", path);
+    }
+    let out = command.output().expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let (loader, rest): (Vec<&str>, Vec<&str>) = stderr.lines().partition(|l| {
+        l.trim_start().split(':').next().is_some_and(|pid| pid.parse::<u32>().is_ok())
+    });
+    let loaded = loader
+        .iter()
+        .filter_map(|l| l.split("calling init: ").nth(1))
+        .map(|lib| lib.trim().to_string())
+        .collect();
+    (loaded, rest.join("\n"))
+}
+
+#[test]
+fn commands_without_a_net_never_load_libtorch_or_the_net_library() {
+    let torch = |libs: &[String]| libs.iter().any(|l| l.contains("libtorch_cpu"));
+    for args in [
+        &["perft", "3"][..],
+        &["match", "alphabeta:1", "random", "--games", "2", "--pdn", "/dev/null"],
+    ] {
+        let (libs, _) = libraries_loaded(args, None);
+        assert!(!libs.is_empty(), "LD_DEBUG=libs printed nothing for {args:?}");
+        assert!(!torch(&libs), "{args:?} loaded libtorch: {libs:?}");
+        // ...and they run where the net library is missing.
+        let (_, stderr) = libraries_loaded(args, Some("/nonexistent/libcheckers_zero_net.so"));
+        assert!(!stderr.contains("error"), "{args:?}: {stderr}");
+    }
+    let (libs, _) = libraries_loaded(&["ladder", "/nonexistent-run"], None);
+    assert!(torch(&libs), "a net command must load libtorch: {libs:?}");
+}
+
+#[test]
+fn a_missing_or_foreign_net_library_is_one_clear_error() {
+    let (_, stderr) =
+        libraries_loaded(&["ladder", "/nonexistent-run"], Some("/nonexistent/libnet.so"));
+    assert!(stderr.contains("/nonexistent/libnet.so") && stderr.contains("make setup"), "{stderr}");
+    // A shared library that is not ours: libtorch's own libc10, which this test process maps.
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
+    let c10 = maps.split_whitespace().find(|w| w.ends_with("/libc10.so")).expect("libc10 mapped");
+    let (_, stderr) = libraries_loaded(&["ladder", "/nonexistent-run"], Some(c10));
+    assert!(stderr.contains("is not the net library"), "{stderr}");
+    assert_no_panic(&stderr);
 }

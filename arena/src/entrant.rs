@@ -8,13 +8,12 @@ use crate::players::policy::PolicyPlayer;
 use crate::players::random::RandomPlayer;
 use crate::spec::{NetSource, PlayerSpec, SearchLimit};
 use egdb::Tables;
-use model::{DeviceSpec, Inference};
 use search::alphabeta::Limit;
-use search::MctsConfig;
-use selfplay::{NetEvaluator, SharedNet};
+use search::{LoadedNet, MctsConfig, NetLoader};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
+use support::DeviceSpec;
 
 /// Settings for net players that their spec does not give.
 #[derive(Clone, Debug)]
@@ -28,6 +27,8 @@ pub struct NetOptions {
     /// Endgame tables the `mcts:` players' searches take as exact leaves (see
     /// `search::Search::with_tables`).
     pub egdb: Option<Arc<Tables>>,
+    /// Loads the nets of `mcts:` and `policy:` players; without one, such players are refused.
+    pub nets: Option<Arc<dyn NetLoader>>,
 }
 
 impl Default for NetOptions {
@@ -37,6 +38,7 @@ impl Default for NetOptions {
             time: None,
             device: DeviceSpec::Cpu,
             egdb: None,
+            nets: None,
         }
     }
 }
@@ -52,8 +54,8 @@ pub struct Entrant {
 enum Kind {
     Random,
     AlphaBeta(Limit),
-    Mcts(SharedNet, Thinking, Option<Arc<Tables>>),
-    Policy(SharedNet),
+    Mcts(Arc<LoadedNet>, Thinking, Option<Arc<Tables>>),
+    Policy(Arc<LoadedNet>),
 }
 
 impl Entrant {
@@ -79,7 +81,7 @@ impl Entrant {
                     Thinking::Playouts(p) => p.to_string(),
                     Thinking::Time(t) => format!("{}s", t.as_secs_f64()),
                 };
-                let (shared, step) = load_net(net, options.device)?;
+                let (shared, step) = load_net(net, options)?;
                 Entrant {
                     name: format!("mcts:{}:{budget}", net.stem()),
                     step: Some(step),
@@ -88,7 +90,7 @@ impl Entrant {
                 }
             }
             PlayerSpec::Policy { net } => {
-                let (shared, step) = load_net(net, options.device)?;
+                let (shared, step) = load_net(net, options)?;
                 Entrant {
                     name: format!("policy:{}", net.stem()),
                     step: Some(step),
@@ -105,11 +107,14 @@ impl Entrant {
     }
 }
 
-fn load_net(net: &NetSource, device: DeviceSpec) -> Result<(SharedNet, u64), ArenaError> {
-    let device = device.resolve().map_err(|source| ArenaError::Model { source })?;
-    let checkpoint = model::checkpoint::load(&net.checkpoint, None, device)
-        .map_err(|source| ArenaError::Model { source })?;
-    Ok((Arc::new(Mutex::new(Inference::new(checkpoint.net, false))), checkpoint.meta.step))
+fn load_net(net: &NetSource, options: &NetOptions) -> Result<(Arc<LoadedNet>, u64), ArenaError> {
+    let no_loader = || ArenaError::NoNets { checkpoint: net.checkpoint.clone() };
+    let loader = options.nets.as_ref().ok_or_else(no_loader)?;
+    let loaded = loader
+        .load(&net.checkpoint, options.device)
+        .map_err(|source| ArenaError::Net { checkpoint: net.checkpoint.clone(), source })?;
+    let step = loaded.step;
+    Ok((Arc::new(loaded), step))
 }
 
 impl Contestant for Entrant {
@@ -126,12 +131,10 @@ impl Contestant for Entrant {
             Kind::Random => Box::new(RandomPlayer::new(seed)),
             Kind::AlphaBeta(limit) => Box::new(AlphaBetaPlayer::new(*limit)),
             Kind::Mcts(net, thinking, tables) => Box::new(
-                MctsPlayer::new(self.name.clone(), NetEvaluator::new(net.clone()), *thinking, seed)
+                MctsPlayer::new(self.name.clone(), (net.evaluators)(), *thinking, seed)
                     .with_tables(tables.clone()),
             ),
-            Kind::Policy(net) => {
-                Box::new(PolicyPlayer::new(self.name.clone(), NetEvaluator::new(net.clone())))
-            }
+            Kind::Policy(net) => Box::new(PolicyPlayer::new(self.name.clone(), (net.evaluators)())),
         })
     }
 }

@@ -47,10 +47,18 @@ pub enum ArenaError {
         source: rundata::RunDirError,
     },
     /// A net could not be loaded or placed on its device.
-    #[error(transparent)]
-    Model {
-        /// The model crate's error, naming the file or device.
-        source: model::ModelError,
+    #[error("loading net {}", checkpoint.display())]
+    Net {
+        /// The checkpoint file.
+        checkpoint: std::path::PathBuf,
+        /// The net loader's error, naming the file or device.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A net player where this program has no net loader.
+    #[error("net {}: this program has no net loader (net players need libtorch)", checkpoint.display())]
+    NoNets {
+        /// The checkpoint file.
+        checkpoint: std::path::PathBuf,
     },
     /// A line of an openings file is not a ballot.
     #[error("{file}:{line}: bad ballot `{text}`")]

@@ -36,7 +36,7 @@ pub use record::{
     RESULTS_FILE,
 };
 pub use runner::{run_fixtures, RunConfig};
-pub use spec::{NetSource, PlayerSpec, SearchLimit, MAX_DEPTH};
+pub use spec::{names_a_net, NetSource, PlayerSpec, SearchLimit, MAX_DEPTH};
 pub use sprt::{SprtConfig, SprtState};
 pub use tally::{elo_of_score, score_of_elo, EloEstimate, Tally};
 

@@ -50,6 +50,12 @@ pub struct NetSource {
     pub run_dir: Option<PathBuf>,
 }
 
+/// Whether `text` names a player with a net (`mcts:...` or `policy:...`), without reading the
+/// rest: what a program decides by before it loads the net code.
+pub fn names_a_net(text: &str) -> bool {
+    matches!(text.split_once(':'), Some(("mcts" | "policy", _)))
+}
+
 impl FromStr for PlayerSpec {
     type Err = ArenaError;
 

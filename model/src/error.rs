@@ -69,12 +69,12 @@ pub enum ModelError {
     /// A setting of `[net]` out of range.
     #[error(transparent)]
     Config(#[from] support::Invalid),
-    /// A device that cannot be parsed or is not there.
+    /// A device that is not there.
     #[error("device `{spec}`: {problem}")]
     Device {
         /// The device as given.
         spec: String,
-        /// What is wrong: the syntax, or how many CUDA devices libtorch sees.
+        /// How many CUDA devices libtorch sees.
         problem: String,
     },
     /// The tensors could not be serialised into a checkpoint.

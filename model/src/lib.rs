@@ -21,9 +21,10 @@ pub mod sample;
 
 pub use checkpoint::{Checkpoint, CheckpointMeta, Extras};
 pub use config::NetConfig;
-pub use device::{set_cpu_threads, DeviceSpec};
+pub use device::{resolve_device, set_cpu_threads};
 pub use error::ModelError;
 pub use export::ExportFormat;
 pub use inference::{Inference, NetEval};
 pub use net::{NetOutput, PolicyValueNet, MOVES_LEFT_OFFSET, OUTPUT_SIZE, WDL_OFFSET};
 pub use policy::POLICY_SIZE;
+pub use support::DeviceSpec;

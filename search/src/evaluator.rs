@@ -1,9 +1,12 @@
 //! The search's only view of a net: decision points in, priors and values out, in batches.
-//! Also two evaluators that need no net: uniform, and scripted (for tests).
+//! Also two evaluators that need no net: uniform, and scripted (for tests); and [`NetLoader`],
+//! through which players get nets without this crate (or the arena) depending on libtorch.
 
 use draughts::{Color, Observation, Position, Step, StepList};
 use smallvec::SmallVec;
 use std::collections::HashMap;
+use std::path::Path;
+use support::DeviceSpec;
 
 /// One prior per legal step, in the order of [`EvalRequest::legal_steps`].
 pub type Priors = SmallVec<[f32; 48]>;
@@ -32,6 +35,40 @@ pub struct Evaluation {
 pub trait Evaluator {
     /// Returns one evaluation per request, in order.
     fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation>;
+}
+
+impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
+        (**self).evaluate(requests)
+    }
+}
+
+/// An evaluator that can move to another thread (each game of a match plays on its own).
+pub type BoxedEvaluator = Box<dyn Evaluator + Send>;
+
+/// Loads nets for net players: implemented by the crate that runs nets (libtorch), handed to the
+/// code that builds players, so that the search and the arena need no tch.
+pub trait NetLoader: Send + Sync + std::fmt::Debug {
+    /// Loads the checkpoint at `checkpoint` onto `device`, once for every player that uses it.
+    fn load(
+        &self,
+        checkpoint: &Path,
+        device: DeviceSpec,
+    ) -> Result<LoadedNet, Box<dyn std::error::Error + Send + Sync>>;
+}
+
+/// A loaded net: its training step, and evaluators over it (one per player, all sharing it).
+pub struct LoadedNet {
+    /// The checkpoint's training step.
+    pub step: u64,
+    /// Makes one more evaluator over the net.
+    pub evaluators: Box<dyn Fn() -> BoxedEvaluator + Send + Sync>,
+}
+
+impl std::fmt::Debug for LoadedNet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadedNet").field("step", &self.step).finish_non_exhaustive()
+    }
 }
 
 impl EvalRequest {

@@ -39,7 +39,8 @@ pub use config::{Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, Tempe
 pub use control::{MoveBudget, Progress, Score, SearchControl, ThinkRequest};
 pub use error::SearchError;
 pub use evaluator::{
-    EvalRequest, Evaluation, Evaluator, Priors, ScriptedEvaluator, UniformEvaluator,
+    BoxedEvaluator, EvalRequest, Evaluation, Evaluator, LoadedNet, NetLoader, Priors,
+    ScriptedEvaluator, UniformEvaluator,
 };
 pub use record::{DecisionRecord, GameEnd, GameRecord, ResignationRecord};
 pub use result::{RootStep, SearchResult};

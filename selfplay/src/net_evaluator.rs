@@ -6,8 +6,10 @@
 
 use model::encoding::{encode_into, INPUT_SIZE};
 use model::{Inference, OUTPUT_SIZE, WDL_OFFSET};
-use search::{EvalRequest, Evaluation, Evaluator, Priors};
+use search::{EvalRequest, Evaluation, Evaluator, LoadedNet, NetLoader, Priors};
+use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
+use support::DeviceSpec;
 
 /// A net shared by several players (the games of a match); tch tensors are not `Sync`, so it
 /// sits behind a mutex.
@@ -86,6 +88,27 @@ fn softmax(logits: impl Iterator<Item = f32>) -> Priors {
     let sum: f32 = out.iter().sum();
     out.iter_mut().for_each(|p| *p /= sum);
     out
+}
+
+/// Loads checkpoints for players (matches, gates, the Hub engine): one net per checkpoint, shared
+/// by every player's evaluator; inference in fp32.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TorchNetLoader;
+
+impl NetLoader for TorchNetLoader {
+    fn load(
+        &self,
+        checkpoint: &Path,
+        device: DeviceSpec,
+    ) -> Result<LoadedNet, Box<dyn std::error::Error + Send + Sync>> {
+        let device = model::resolve_device(device)?;
+        let loaded = model::checkpoint::load(checkpoint, None, device)?;
+        let net: SharedNet = Arc::new(Mutex::new(Inference::new(loaded.net, false)));
+        Ok(LoadedNet {
+            step: loaded.meta.step,
+            evaluators: Box::new(move || Box::new(NetEvaluator::new(net.clone()))),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -2,9 +2,11 @@
 //! rules engine, the search and run-data code can use them too.
 
 pub mod check;
+pub mod device;
 pub mod error;
 pub mod rng;
 
 pub use check::{check, Invalid};
+pub use device::{DeviceSpec, DeviceSpecError};
 pub use error::one_line;
 pub use rng::{mix, SplitMix64};

@@ -33,7 +33,8 @@ fn net_players_load_a_runs_best_net_and_play_legal_games() {
     let dir = tempfile::tempdir().unwrap();
     tiny_run(dir.path());
     let run = dir.path().display();
-    let options = NetOptions { playouts: 8, ..NetOptions::default() };
+    let nets = Some(std::sync::Arc::new(selfplay::TorchNetLoader) as _);
+    let options = NetOptions { playouts: 8, nets, ..NetOptions::default() };
     let mcts = Entrant::load(&format!("mcts:{run}:16").parse().unwrap(), &options).unwrap();
     let policy = Entrant::load(&format!("policy:{run}").parse().unwrap(), &options).unwrap();
     assert_eq!((mcts.name(), mcts.step()), ("mcts:step-00000042:16", Some(42)));
@@ -54,4 +55,13 @@ fn net_players_load_a_runs_best_net_and_play_legal_games() {
         run_fixtures(&mcts, &policy, &fixtures, config, |_| ControlFlow::Continue(())).unwrap();
     assert_eq!(games.len(), 2);
     assert!(games.iter().all(|g| g.game.outcome().map(Ending::Rules) == Some(g.ending)));
+}
+
+#[test]
+fn without_a_net_loader_a_net_player_is_refused_naming_the_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    tiny_run(dir.path());
+    let spec = format!("mcts:{}", dir.path().display()).parse().unwrap();
+    let err = Entrant::load(&spec, &NetOptions::default()).err().unwrap().to_string();
+    assert!(err.contains("step-00000042.safetensors") && err.contains("no net loader"), "{err}");
 }

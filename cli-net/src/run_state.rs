@@ -3,27 +3,15 @@
 
 use crate::config::RunConfig;
 use anyhow::{bail, Context, Result};
+use cli::net_commands::RunDirArgs;
 use model::{Inference, PolicyValueNet};
 use rundata::{BestNet, RunDir};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The run directory and config flags that `run`, `selfplay` and `train` share.
-#[derive(clap::Args)]
-pub struct RunDirArgs {
-    /// The run directory (created if new, resumed if not).
-    #[arg(long, default_value = "checkpoints/default")]
-    pub run_dir: PathBuf,
-    /// Config of a new run (default: configs/default.toml); an existing run uses its own copy.
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-}
-
-impl RunDirArgs {
-    /// Opens the run they name (see [`open_run`]).
-    pub fn open(&self) -> Result<(RunDir, RunConfig)> {
-        open_run(&self.run_dir, self.config.as_deref())
-    }
+/// Opens the run the flags name (see [`open_run`]).
+pub fn open_run_args(args: &RunDirArgs) -> Result<(RunDir, RunConfig)> {
+    open_run(&args.run_dir, args.config.as_deref())
 }
 
 /// Opens the run at `run_dir`. A new run takes `config` (or `configs/default.toml`) and keeps a copy;
@@ -95,7 +83,7 @@ pub fn relative_to_run(run: &RunDir, path: &Path) -> PathBuf {
 
 /// Loads the checkpoint at `path` for inference on the configured device.
 pub fn load_inference(path: &Path, config: &RunConfig) -> Result<Inference> {
-    let device = config.device.resolve()?;
+    let device = model::resolve_device(config.device)?;
     let checkpoint = model::checkpoint::load(path, Some(&config.net), device)
         .with_context(|| format!("loading net {}", path.display()))?;
     Ok(Inference::new(checkpoint.net, config.bf16 && device.is_cuda()))

@@ -198,7 +198,7 @@ mod tests {
     use super::*;
 
     fn shipped(name: &str) -> String {
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs").join(name))
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs").join(name))
             .unwrap()
     }
 

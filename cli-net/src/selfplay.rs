@@ -2,30 +2,18 @@
 //! Several of these may run beside a `run` on the same run directory.
 
 use crate::interrupt;
-use crate::progress;
-use crate::run_state::{ensure_best, load_inference, set_cpu_threads, RunDirArgs};
+use crate::run_state::{ensure_best, load_inference, open_run_args, set_cpu_threads};
 use anyhow::Result;
-use clap::Args;
+use cli::net_commands::SelfplayArgs;
+use cli::progress;
 use egdb::Tables;
 use rundata::{BestNet, RunDir};
 use selfplay::{NetEvaluator, Session, SessionReport, SessionTotals};
 use std::sync::Arc;
 
-#[derive(Args)]
-pub struct SelfplayArgs {
-    #[command(flatten)]
-    run: RunDirArgs,
-    /// Games to play (default: the config's games per generation).
-    #[arg(long)]
-    games: Option<u64>,
-    /// Worker threads (default: the config's).
-    #[arg(long)]
-    workers: Option<usize>,
-}
-
 pub fn run(args: SelfplayArgs) -> Result<()> {
     interrupt::install();
-    let (run, mut config) = args.run.open()?;
+    let (run, mut config) = open_run_args(&args.run)?;
     if let Some(workers) = args.workers {
         config.selfplay.workers = workers;
         config.validate()?;

@@ -3,24 +3,11 @@
 //! step (`RUN/elo.svg`). With endgame tables, each net's value accuracy on them (`egdb acc`, from
 //! `RUN/train/egdb_accuracy.jsonl`) stands beside its rating.
 
-use crate::match_cmd::signed;
 use anyhow::{Context, Result};
 use arena::{elo_svg, linked_to, rate, read_results, run_results_file, VIRTUAL_DRAWS};
-use clap::Args;
+use cli::match_cmd::signed;
+use cli::net_commands::LadderArgs;
 use rundata::RunDir;
-use std::path::PathBuf;
-
-#[derive(Args)]
-pub struct LadderArgs {
-    /// The run directory; its games are read from RUN/games/results.jsonl.
-    run_dir: PathBuf,
-    /// The player rated 0 (default: `random` when it played, else the net of the lowest step).
-    #[arg(long)]
-    anchor: Option<String>,
-    /// Where to write the plot (default: RUN/elo.svg).
-    #[arg(long, value_name = "FILE")]
-    plot: Option<PathBuf>,
-}
 
 pub fn run(args: LadderArgs) -> Result<()> {
     let file = run_results_file(&args.run_dir)?;

@@ -3,30 +3,18 @@
 
 use crate::config::RunConfig;
 use crate::interrupt;
-use crate::progress;
-use crate::run_state::RunDirArgs;
+use crate::run_state::open_run_args;
 use anyhow::{bail, Result};
-use clap::Args;
+use cli::net_commands::TrainArgs;
+use cli::progress;
 use egdb::Tables;
 use rundata::RunDir;
 use std::time::Duration;
 use train::{EndgameSet, StepOutcome, TrainPaths, Trainer};
 
-#[derive(Args)]
-pub struct TrainArgs {
-    #[command(flatten)]
-    run: RunDirArgs,
-    /// Stop after this many training steps in this call (default: all the data pays for).
-    #[arg(long)]
-    steps: Option<u64>,
-    /// Keep waiting for new shards instead of stopping when the data is used up (Ctrl-C stops).
-    #[arg(long)]
-    follow: bool,
-}
-
 pub fn run(args: TrainArgs) -> Result<()> {
     interrupt::install();
-    let (run, config) = args.run.open()?;
+    let (run, config) = open_run_args(&args.run)?;
     crate::run_state::set_cpu_threads(&config, 1);
     let tables = config.egdb.load()?;
     let mut trainer = open_trainer(&run, &config, tables.as_deref())?;
@@ -62,7 +50,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
 
 /// Opens the run's trainer. Refuses to start a fresh net over states it could not read.
 pub fn open_trainer(run: &RunDir, config: &RunConfig, tables: Option<&Tables>) -> Result<Trainer> {
-    let device = config.device.resolve()?;
+    let device = model::resolve_device(config.device)?;
     let train_config = train::TrainConfig { seed: config.seed, ..config.train.clone() };
     let (mut trainer, opened) =
         Trainer::open(TrainPaths::of(run), &config.net, train_config, device)?;

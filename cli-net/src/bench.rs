@@ -10,32 +10,16 @@ mod shadow;
 mod training;
 
 use crate::config::RunConfig;
-use crate::progress;
 use crate::run_state::set_cpu_threads;
 use anyhow::{Context, Result};
-use clap::Args;
-use model::{DeviceSpec, Inference, ModelError, PolicyValueNet};
+use cli::net_commands::BenchArgs;
+use cli::progress;
+use model::{Inference, ModelError, PolicyValueNet};
 use report::Figures;
 use self_play::{bench_selfplay, SelfPlayBench};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 use training::bench_train;
-
-#[derive(Args)]
-pub struct BenchArgs {
-    /// Short measurements (under a minute on a 2-core CPU), for smoke tests.
-    #[arg(long)]
-    quick: bool,
-    /// Also write the figures as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
-    /// Where the net runs: cpu, cuda, cuda:N or auto (default: the config's device).
-    #[arg(long)]
-    device: Option<DeviceSpec>,
-    /// The config whose net, self-play and training settings are measured.
-    #[arg(long, default_value = "configs/default.toml")]
-    config: PathBuf,
-}
 
 /// How long each measurement runs.
 struct Plan {
@@ -79,7 +63,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         config.device = device;
     }
     let plan = if args.quick { QUICK } else { FULL };
-    let device = config.device.resolve()?;
+    let device = model::resolve_device(config.device)?;
     let bf16 = config.bf16 && device.is_cuda();
     // One thread setting for every net figure: the one self-play uses.
     set_cpu_threads(&config, config.selfplay.workers);

@@ -5,32 +5,17 @@
 use crate::budget::{exhausted, games_for_phase, Progress};
 use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
-use crate::run_state::{ensure_best, set_cpu_threads, RunDirArgs};
+use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
 use crate::selfplay::{describe, play_games};
 use crate::train::{endgame_line, open_trainer, train_paid_steps, warn_damaged};
 use anyhow::Result;
-use clap::Args;
+use cli::net_commands::RunArgs;
 use rundata::RunDir;
 use train::{SelfPlayFigures, TbLogger};
 
-#[derive(Args)]
-pub struct RunArgs {
-    #[command(flatten)]
-    run: RunDirArgs,
-    /// Override the budget: total training steps.
-    #[arg(long)]
-    train_steps: Option<u64>,
-    /// Override the budget: total self-play games.
-    #[arg(long)]
-    selfplay_games: Option<u64>,
-    /// Override the budget: total wall-clock minutes.
-    #[arg(long)]
-    wall_minutes: Option<f64>,
-}
-
 pub fn run(args: RunArgs) -> Result<()> {
     interrupt::install();
-    let (run, mut config) = args.run.open()?;
+    let (run, mut config) = open_run_args(&args.run)?;
     let budget = &mut config.budget;
     budget.train_steps = args.train_steps.unwrap_or(budget.train_steps);
     budget.selfplay_games = args.selfplay_games.unwrap_or(budget.selfplay_games);

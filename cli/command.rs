@@ -1,0 +1,106 @@
+//! The command line: every command and its arguments, which of them need libtorch, and the code of
+//! those that run without it. The binary runs a command itself when it needs no net; otherwise the
+//! net library (`cli-net/`) runs it, with [`NetSupport`] for what the shared commands need of it.
+
+use crate::egdb::{AccuracyArgs, EgdbArgs};
+use crate::net_commands::NetCommand;
+use crate::{bestmove, egdb, hub_cmd, match_cmd, perft, play};
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use search::NetLoader;
+use std::sync::Arc;
+
+/// `checkers-zero`'s command line.
+#[derive(Parser)]
+#[command(
+    name = "checkers-zero",
+    version,
+    about = "AlphaZero-style self-play trainer for English draughts"
+)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Every command: those that always need libtorch, and those that need it only for net players.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Commands that always need libtorch.
+    #[command(flatten)]
+    Net(NetCommand),
+    /// Commands that need it only for net players.
+    #[command(flatten)]
+    Shared(SharedCommand),
+}
+
+/// The commands that need libtorch only for net players (`mcts:`, `policy:`, `--net`).
+#[derive(Subcommand)]
+pub enum SharedCommand {
+    /// Count the leaves of the move tree (move-generator check and speed).
+    Perft(perft::PerftArgs),
+    /// Endgame databases: build the exact tables up to N pieces, or probe positions in them.
+    Egdb(EgdbArgs),
+    /// Play two players against each other over the 3-move ballots (colours swapped per ballot).
+    Match(match_cmd::MatchArgs),
+    /// The move a player chooses in a FEN position (PDN, full path), with value and PV.
+    Bestmove(bestmove::BestmoveArgs),
+    /// A Hub-protocol engine on stdin/stdout for GUIs, tournament tools and pydraughts.
+    Hub(hub_cmd::HubArgs),
+    /// Play against a net or a built-in engine in the terminal, typing moves in PDN.
+    Play(play::PlayArgs),
+}
+
+/// What the net library gives the shared commands.
+pub trait NetSupport {
+    /// Loads the nets of net players.
+    fn loader(&self) -> Arc<dyn NetLoader>;
+    /// Runs `egdb accuracy`.
+    fn egdb_accuracy(&self, args: AccuracyArgs) -> Result<()>;
+}
+
+/// `net`, or an error saying that `what` needs the net library.
+pub fn needs<'a>(net: Option<&'a dyn NetSupport>, what: &str) -> Result<&'a dyn NetSupport> {
+    net.ok_or_else(|| anyhow::anyhow!("{what} needs the net library (libtorch)"))
+}
+
+impl SharedCommand {
+    /// Whether this command line needs libtorch: a net player, or `egdb accuracy`.
+    pub fn needs_net(&self) -> bool {
+        match self {
+            SharedCommand::Perft(_) => false,
+            SharedCommand::Egdb(args) => args.needs_net(),
+            SharedCommand::Match(args) => args.needs_net(),
+            SharedCommand::Bestmove(args) => args.needs_net(),
+            SharedCommand::Hub(args) => args.needs_net(),
+            SharedCommand::Play(args) => args.needs_net(),
+        }
+    }
+
+    /// Runs the command; `net` is the net library's support, when this program has it.
+    pub fn run(self, net: Option<&dyn NetSupport>) -> Result<()> {
+        let loader = || net.map(NetSupport::loader);
+        match self {
+            SharedCommand::Perft(args) => perft::run(args),
+            SharedCommand::Egdb(args) => egdb::run(args, net),
+            SharedCommand::Match(args) => match_cmd::run(args, loader()),
+            SharedCommand::Bestmove(args) => bestmove::run(args, loader()),
+            SharedCommand::Hub(args) => hub_cmd::run(args, loader()),
+            SharedCommand::Play(args) => play::run(args, loader()),
+        }
+    }
+}
+
+/// The exit status of a command (0 or 1), printing its error (with its causes, on one line) if it
+/// failed.
+pub fn exit_status(result: Result<()>) -> u8 {
+    match result {
+        Ok(()) => 0,
+        Err(err) => {
+            // `{:#}`: the error and its causes on one line, each said once (library errors keep
+            // their cause as the source instead of repeating it in their message).
+            eprintln!("error: {err:#}");
+            1
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! The command line of `checkers-zero` and the commands that need no libtorch (perft, endgame
+//! tables, matches, `bestmove`, the Hub engine and `play` between built-in players), with no tch
+//! dependency: the binary starts them without loading libtorch. Net players come through a
+//! [`search::NetLoader`] the net library (`cli-net/`) provides.
+
+pub mod bestmove;
+pub mod command;
+pub mod egdb;
+pub mod hub_cmd;
+pub mod match_cmd;
+pub mod net_commands;
+pub mod perft;
+pub mod play;
+pub mod progress;
+
+pub use command::{exit_status, Cli, Command, NetSupport, SharedCommand};

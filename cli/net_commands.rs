@@ -1,0 +1,123 @@
+//! The commands that need libtorch, with their arguments. Their code lives in the net library
+//! (`cli-net/`, loaded by the binary only for these commands); the arguments live here so that
+//! the binary parses, checks and explains every command line itself.
+
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use support::DeviceSpec;
+
+/// The commands that need libtorch.
+#[derive(Subcommand)]
+pub enum NetCommand {
+    /// The whole loop: self-play, training and gating until the budget is spent (resumes).
+    Run(RunArgs),
+    /// Self-play games with a run's best net into its trajectory shards.
+    Selfplay(SelfplayArgs),
+    /// Train on a run's shards (resumes), writing candidate nets for the gate.
+    Train(TrainArgs),
+    /// Export a checkpoint for other engines (TorchScript, ONNX, safetensors) with a JSON description.
+    Export(ExportArgs),
+    /// Elo ratings of every player in a run's recorded games, with a plot against training step.
+    Ladder(LadderArgs),
+    /// Every performance figure in one run: perft, search, forward, self-play, training.
+    Bench(BenchArgs),
+}
+
+/// The run directory and config flags that `run`, `selfplay` and `train` share.
+#[derive(Args)]
+pub struct RunDirArgs {
+    /// The run directory (created if new, resumed if not).
+    #[arg(long, default_value = "checkpoints/default")]
+    pub run_dir: PathBuf,
+    /// Config of a new run (default: configs/default.toml); an existing run uses its own copy.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+/// `checkers-zero run`.
+#[derive(Args)]
+pub struct RunArgs {
+    /// The run and its config.
+    #[command(flatten)]
+    pub run: RunDirArgs,
+    /// Override the budget: total training steps.
+    #[arg(long)]
+    pub train_steps: Option<u64>,
+    /// Override the budget: total self-play games.
+    #[arg(long)]
+    pub selfplay_games: Option<u64>,
+    /// Override the budget: total wall-clock minutes.
+    #[arg(long)]
+    pub wall_minutes: Option<f64>,
+}
+
+/// `checkers-zero selfplay`.
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// The run and its config.
+    #[command(flatten)]
+    pub run: RunDirArgs,
+    /// Games to play (default: the config's games per generation).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Worker threads (default: the config's).
+    #[arg(long)]
+    pub workers: Option<usize>,
+}
+
+/// `checkers-zero train`.
+#[derive(Args)]
+pub struct TrainArgs {
+    /// The run and its config.
+    #[command(flatten)]
+    pub run: RunDirArgs,
+    /// Stop after this many training steps in this call (default: all the data pays for).
+    #[arg(long)]
+    pub steps: Option<u64>,
+    /// Keep waiting for new shards instead of stopping when the data is used up (Ctrl-C stops).
+    #[arg(long)]
+    pub follow: bool,
+}
+
+/// `checkers-zero export`.
+#[derive(Args)]
+pub struct ExportArgs {
+    /// The checkpoint (.safetensors) to export.
+    pub checkpoint: PathBuf,
+    /// The format to write.
+    #[arg(long, value_parser = ["torchscript", "onnx", "safetensors"])]
+    pub format: String,
+    /// The file to write; its description goes to FILE.json.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// `checkers-zero ladder`.
+#[derive(Args)]
+pub struct LadderArgs {
+    /// The run directory; its games are read from RUN/games/results.jsonl.
+    pub run_dir: PathBuf,
+    /// The player rated 0 (default: `random` when it played, else the net of the lowest step).
+    #[arg(long)]
+    pub anchor: Option<String>,
+    /// Where to write the plot (default: RUN/elo.svg).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+}
+
+/// `checkers-zero bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Short measurements (under a minute on a 2-core CPU), for smoke tests.
+    #[arg(long)]
+    pub quick: bool,
+    /// Also write the figures as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Where the net runs: cpu, cuda, cuda:N or auto (default: the config's device).
+    #[arg(long)]
+    pub device: Option<DeviceSpec>,
+    /// The config whose net, self-play and training settings are measured.
+    #[arg(long, default_value = "configs/default.toml")]
+    pub config: PathBuf,
+}
