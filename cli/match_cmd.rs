@@ -36,7 +36,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     net: NetArgs,
     /// Where to write the games as PDN (default: match-<unix time>.pdn in the first run directory's
-    /// games/ folder, or in the current folder).
+    /// games/ folder; without a run directory, the games are not saved as PDN).
     #[arg(long, value_name = "FILE")]
     pdn: Option<PathBuf>,
     /// Also append each game's result record (JSON lines) to this file.
@@ -56,7 +56,8 @@ pub struct NetArgs {
     /// MCTS playouts per decision for mcts players that name none.
     #[arg(long, conflicts_with = "time")]
     playouts: Option<u32>,
-    /// Seconds per decision for mcts players that name no playouts.
+    /// Seconds per move for every player that names no budget: mcts players without playouts
+    /// and `alphabeta` without a depth (so `match mcts:NET alphabeta --time 0.1` is equal time).
     #[arg(long, value_name = "SECONDS")]
     time: Option<f64>,
     /// Where nets run: cpu, cuda, cuda:N or auto.
@@ -113,9 +114,9 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let games = args.games.unwrap_or(2 * deck.len());
     anyhow::ensure!(games > 0, "--games 0: nothing to play");
     let fixtures = schedule(&deck, games, args.seed);
-    let pdn_file = args.pdn.clone().unwrap_or_else(|| default_pdn_file(&a, &b));
+    let pdn_file = args.pdn.clone().or_else(|| default_pdn_file(&a, &b));
     let mut sink = Sink::open(
-        &pdn_file,
+        pdn_file.as_deref(),
         record_files(&a, &b, args.record.as_deref())?,
         format!("{} vs {}", a.name(), b.name()),
     )?;
@@ -151,7 +152,10 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         return Err(error);
     }
     print_table(&a, &b, &tally, clock.elapsed());
-    println!("games: {}", pdn_file.display());
+    match &pdn_file {
+        Some(file) => println!("games: {}", file.display()),
+        None => println!("games: not saved as PDN (no run directory; give --pdn FILE)"),
+    }
     for file in &sink.record_files {
         println!("results: {}", file.display());
     }
@@ -161,27 +165,34 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
 /// Where each finished game goes at once, so an interrupted match keeps the games it finished:
 /// its PDN to the games file, its result record to every results file.
 struct Sink {
-    pdn: File,
-    pdn_path: PathBuf,
+    /// The PDN file and its path, when the games are saved as PDN.
+    pdn: Option<(File, PathBuf)>,
     record_files: Vec<PathBuf>,
     event: String,
 }
 
 impl Sink {
-    fn open(pdn_path: &Path, record_files: Vec<PathBuf>, event: String) -> Result<Sink> {
-        if let Some(dir) = pdn_path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        }
-        let pdn =
-            File::create(pdn_path).with_context(|| format!("creating {}", pdn_path.display()))?;
-        Ok(Sink { pdn, pdn_path: pdn_path.to_path_buf(), record_files, event })
+    fn open(pdn_path: Option<&Path>, record_files: Vec<PathBuf>, event: String) -> Result<Sink> {
+        let pdn = pdn_path
+            .map(|path| {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("creating {}", dir.display()))?;
+                }
+                let file =
+                    File::create(path).with_context(|| format!("creating {}", path.display()))?;
+                anyhow::Ok((file, path.to_path_buf()))
+            })
+            .transpose()?;
+        Ok(Sink { pdn, record_files, event })
     }
 
     fn save(&mut self, game: &PlayedGame) -> Result<()> {
-        let text = format!("{}\n", game.to_pdn(&self.event));
-        self.pdn
-            .write_all(text.as_bytes())
-            .with_context(|| format!("writing {}", self.pdn_path.display()))?;
+        if let Some((file, path)) = &mut self.pdn {
+            let text = format!("{}\n", game.to_pdn(&self.event));
+            file.write_all(text.as_bytes())
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
         let record = [ResultRecord::of(game)];
         self.record_files.iter().try_for_each(|file| append_results(file, &record))?;
         Ok(())
@@ -200,15 +211,12 @@ fn record_files(a: &Entrant, b: &Entrant, extra: Option<&Path>) -> Result<Vec<Pa
     Ok(files)
 }
 
-fn default_pdn_file(a: &Entrant, b: &Entrant) -> PathBuf {
+/// `match-<unix time>.pdn` in the games folder of the first player's run directory, if any.
+fn default_pdn_file(a: &Entrant, b: &Entrant) -> Option<PathBuf> {
     let unix = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let name = format!("match-{unix}.pdn");
-    match a.run_dir().or(b.run_dir()) {
-        Some(run) => run.join("games").join(name),
-        None => PathBuf::from(name),
-    }
+    Some(a.run_dir().or(b.run_dir())?.join("games").join(format!("match-{unix}.pdn")))
 }
 
 /// One line per finished game: number, ballot, who had Black, the result, and A's running total.

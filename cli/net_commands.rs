@@ -97,10 +97,12 @@ pub struct ExportArgs {
 pub struct LadderArgs {
     /// The run directory; its games are read from RUN/games/results.jsonl.
     pub run_dir: PathBuf,
-    /// The player rated 0 (default: `random` when it played, else the net of the lowest step).
+    /// The player rated 0 (default: `random` when it played, else the fixed player with the most games,
+    /// else the net of the lowest step).
     #[arg(long)]
     pub anchor: Option<String>,
-    /// Where to write the plot (default: RUN/elo.svg).
+    /// Where to write the plot against training step (default: RUN/elo.svg); the plot against wall
+    /// time goes beside it, with `-time` added before the extension (RUN/elo-time.svg).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
 }

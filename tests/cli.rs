@@ -122,3 +122,26 @@ fn a_missing_or_foreign_net_library_is_one_clear_error() {
     assert!(stderr.contains("is not the net library"), "{stderr}");
     assert_no_panic(&stderr);
 }
+
+#[test]
+fn match_time_gives_every_player_without_a_budget_that_time_and_no_pdn_lands_in_the_cwd() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("results.jsonl");
+    let out = checkers_zero()
+        .current_dir(dir.path())
+        .args(["match", "alphabeta", "random", "--time", "0.01", "--games", "2"])
+        .args(["--record", arg(&record)])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("alphabeta:0.01s (A) vs random (B)"), "{text}");
+    assert!(text.contains("not saved as PDN"), "{text}");
+    let records = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(records.matches("\"alphabeta:0.01s\"").count(), 2, "{records}");
+    assert_eq!(sorted_files(dir.path()), [record], "the match wrote into its working folder");
+
+    let (ok, _, err) = run_to_end(&["match", "alphabeta", "random", "--games", "2"]);
+    assert!(!ok && err.contains("alphabeta") && err.contains("--time"), "{err}");
+    assert_no_panic(&err);
+}

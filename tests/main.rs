@@ -4,6 +4,7 @@ mod cli;
 mod egdb;
 mod faults;
 mod hub;
+mod ladder;
 mod model;
 mod play;
 mod run;

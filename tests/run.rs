@@ -2,6 +2,7 @@
 //! and a second call resumes the run instead of starting over.
 
 use crate::cli::{arg, checkers_zero, sorted_files, succeed};
+use crate::train::tensorboard::read_with_tensorboard;
 use rundata::RunDir;
 use selfplay::shard::{list_shards, read_shard};
 
@@ -47,6 +48,45 @@ fn tiny_run_writes_every_artifact_and_resumes() {
     assert!(list_shards(&run.shards_dir()).unwrap().len() > shards.len());
     let ladder = succeed(&["ladder", run_arg]);
     assert!(ladder.contains("Elo"), "{ladder}");
+}
+
+#[test]
+fn a_run_with_eval_rates_its_nets_against_the_fixed_anchor() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = dir.path().join("run");
+    let run_arg = arg(&run_dir);
+    // The tiny config plays `alphabeta:1` over 2 games after every promotion and at the end.
+    let out = succeed(&["run", "--config", "configs/tiny.toml", "--run-dir", run_arg]);
+    assert!(out.contains(" vs alphabeta:1: +"), "{out}");
+    let run = RunDir::existing(&run_dir).unwrap();
+    let evaluations: Vec<arena::EvalRecord> =
+        std::fs::read_to_string(run.root().join("eval.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    let best = run.best().unwrap().unwrap();
+    assert_eq!(evaluations.first().map(|r| r.generation), Some(0), "the first net is the baseline");
+    assert_eq!(
+        evaluations.last().map(|r| r.generation),
+        Some(best.generation),
+        "and the final net"
+    );
+    for r in &evaluations {
+        assert_eq!((r.opponent.as_str(), r.tally.games()), ("alphabeta:1", 2), "{r:?}");
+    }
+    let results = std::fs::read_to_string(run.games_dir().join(arena::RESULTS_FILE)).unwrap();
+    let anchor_games = results.lines().filter(|l| l.contains("\"alphabeta:1\"")).count();
+    assert_eq!(anchor_games, 2 * evaluations.len(), "{results}");
+    if let Ok(python) = std::env::var("CHECKERS_ZERO_PYTHON") {
+        let scalars = read_with_tensorboard(&python, &run.tb_dir().join("run"));
+        let scores = &scalars["eval/alphabeta:1/score"];
+        assert_eq!(scores.len(), evaluations.len(), "{scalars:?}");
+        assert_eq!(scores.last().map(|p| p.0), evaluations.last().map(|r| r.step));
+    }
+    // The ladder rates the run on the fixed anchor.
+    let ladder = succeed(&["ladder", run_arg]);
+    assert!(ladder.contains("alphabeta:1 = 0"), "{ladder}");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! checkpoints, non-finite losses, TensorBoard files read by TensorBoard, and the benchmark.
 
 mod resume;
-mod tensorboard;
+pub mod tensorboard;
 mod training;
 
 use model::NetConfig;

@@ -20,7 +20,8 @@ use support::DeviceSpec;
 pub struct NetOptions {
     /// MCTS playouts per decision for `mcts:` players that name none.
     pub playouts: u32,
-    /// Time per decision instead of playouts, for `mcts:` players that name no playouts.
+    /// Time per move, for `mcts:` players that name no playouts and for `alphabeta` without a
+    /// depth or time: the same for both sides of an equal-time match.
     pub time: Option<Duration>,
     /// Where loaded nets run (CPU or a CUDA device).
     pub device: DeviceSpec,
@@ -64,13 +65,25 @@ impl Entrant {
         let builtin = |name: String, kind| Entrant { name, step: None, run_dir: None, kind };
         Ok(match spec {
             PlayerSpec::Random => builtin("random".into(), Kind::Random),
-            PlayerSpec::AlphaBeta(SearchLimit::Depth(depth)) => {
-                builtin(format!("alphabeta:{depth}"), Kind::AlphaBeta(Limit::Depth(*depth)))
+            PlayerSpec::AlphaBeta(limit) => {
+                let limit = limit.or(options.time.map(SearchLimit::Time)).ok_or_else(|| {
+                    ArenaError::PlayerSpec {
+                        text: "alphabeta".into(),
+                        reason: "names no depth or time: write alphabeta:DEPTH or \
+                                 alphabeta:SECONDSs, or give a time per move (--time)"
+                            .into(),
+                    }
+                })?;
+                match limit {
+                    SearchLimit::Depth(depth) => {
+                        builtin(format!("alphabeta:{depth}"), Kind::AlphaBeta(Limit::Depth(depth)))
+                    }
+                    SearchLimit::Time(time) => builtin(
+                        format!("alphabeta:{}s", time.as_secs_f64()),
+                        Kind::AlphaBeta(Limit::Time(time)),
+                    ),
+                }
             }
-            PlayerSpec::AlphaBeta(SearchLimit::Time(time)) => builtin(
-                format!("alphabeta:{}s", time.as_secs_f64()),
-                Kind::AlphaBeta(Limit::Time(*time)),
-            ),
             PlayerSpec::Mcts { net, playouts } => {
                 let thinking = match (playouts, options.time) {
                     (Some(p), _) => Thinking::Playouts(*p),

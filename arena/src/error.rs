@@ -102,9 +102,9 @@ pub enum ArenaError {
         /// The run directory's error, naming the file.
         source: rundata::RunDirError,
     },
-    /// A setting of `[gate]` out of range (dotted for `sprt`, e.g. `sprt.elo1`).
+    /// A setting of `[gate]` or `[eval]` out of range (dotted for `sprt`, e.g. `sprt.elo1`).
     #[error(transparent)]
-    GateConfig(#[from] support::Invalid),
+    Config(#[from] support::Invalid),
     /// The ladder's anchor played no recorded game.
     #[error("Elo fit: the anchor `{anchor}` played no recorded game")]
     AnchorUnplayed {

@@ -3,6 +3,7 @@
 use crate::bradley_terry::{fit, PairResult};
 use crate::error::ArenaError;
 use crate::record::{black_points, ResultRecord};
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Virtual draws added to each pair that met (see [`crate::bradley_terry`]).
@@ -23,6 +24,28 @@ pub struct Rating {
     pub elo: f64,
     /// Half the width of the 95% interval.
     pub margin: f64,
+    /// When the player first played among the rated records (the smallest `unix_time`).
+    pub first_played: u64,
+}
+
+/// The player to rate 0 when none is named: `random` if it played; else the built-in player (one
+/// with no training step) with the most games, ties going to the first name; else the net of the
+/// lowest training step (the run's first net).
+pub fn default_anchor(records: &[ResultRecord]) -> String {
+    let sides =
+        || records.iter().flat_map(|r| [(&r.black, r.black_step), (&r.white, r.white_step)]);
+    let mut fixed: BTreeMap<&str, u32> = BTreeMap::new();
+    for (name, _) in sides().filter(|(_, step)| step.is_none()) {
+        *fixed.entry(name).or_default() += 1;
+    }
+    let fixed =
+        fixed.into_iter().min_by_key(|&(name, games)| (name != "random", Reverse(games), name));
+    let first_net = || sides().filter_map(|(name, step)| Some((step?, name.as_str()))).min();
+    fixed
+        .map(|(name, _)| name)
+        .or_else(|| first_net().map(|(_, name)| name))
+        .unwrap_or("random")
+        .to_string()
 }
 
 /// The records among players that a chain of games links to `anchor` (only those can be rated
@@ -60,12 +83,16 @@ pub fn rate<'a>(records: &'a [ResultRecord], anchor: &str) -> Result<Vec<Rating>
                     score: 0.0,
                     elo: 0.0,
                     margin: 0.0,
+                    first_played: r.unix_time,
                 });
                 points.push(0.0);
                 players.len() - 1
             })
         };
         let (black, white) = (id(&r.black, r.black_step), id(&r.white, r.white_step));
+        for side in [black, white] {
+            players[side].first_played = players[side].first_played.min(r.unix_time);
+        }
         let Some(black_points) = black_points(r.result).filter(|_| black != white) else {
             continue;
         };
@@ -120,18 +147,70 @@ mod tests {
         assert!(rate(&records, "c").is_err());
     }
 
+    /// A game at time 0; players named `net-STEP` are nets of that step.
     fn game(black: &str, white: &str, result: GameResult) -> ResultRecord {
+        let step = |name: &str| name.strip_prefix("net-").map(|s| s.parse().unwrap());
         ResultRecord {
             black: black.into(),
             white: white.into(),
-            black_step: black.strip_prefix("net-").map(|s| s.parse().unwrap()),
-            white_step: None,
+            black_step: step(black),
+            white_step: step(white),
             result,
             ending: "no_moves".into(),
             ballot: "001".into(),
             plies: 40,
             unix_time: 0,
         }
+    }
+
+    #[test]
+    fn the_default_anchor_is_random_when_it_played() {
+        let records = [
+            game("net-100", "alphabeta:4", GameResult::Draw),
+            game("net-100", "alphabeta:4", GameResult::Draw),
+            game("random", "net-100", GameResult::WhiteWins),
+        ];
+        assert_eq!(default_anchor(&records), "random");
+    }
+
+    #[test]
+    fn else_the_default_anchor_is_the_builtin_player_with_the_most_games() {
+        let mut records = vec![
+            game("net-100", "alphabeta:6", GameResult::Draw),
+            game("alphabeta:6", "net-200", GameResult::Draw),
+            game("net-100", "alphabeta:4", GameResult::Draw),
+            game("net-200", "alphabeta:4", GameResult::Draw),
+            game("net-200", "net-100", GameResult::Draw),
+        ];
+        assert_eq!(default_anchor(&records), "alphabeta:4", "a tie goes to the first name");
+        records.push(game("net-300", "alphabeta:6", GameResult::Draw));
+        assert_eq!(default_anchor(&records), "alphabeta:6");
+    }
+
+    #[test]
+    fn else_the_default_anchor_is_the_net_of_the_lowest_step() {
+        let records = [
+            game("net-200", "net-300", GameResult::Draw),
+            game("net-200", "net-100", GameResult::Draw),
+        ];
+        assert_eq!(default_anchor(&records), "net-100");
+        assert_eq!(default_anchor(&[]), "random");
+    }
+
+    #[test]
+    fn a_rating_carries_when_the_player_first_played() {
+        let at = |time, black, white| ResultRecord {
+            unix_time: time,
+            ..game(black, white, GameResult::Draw)
+        };
+        let records = [
+            at(500, "net-200", "random"),
+            at(300, "net-100", "random"),
+            at(900, "net-200", "net-100"),
+        ];
+        let ladder = rate(&records, "random").unwrap();
+        let first = |name: &str| ladder.iter().find(|r| r.name == name).unwrap().first_played;
+        assert_eq!((first("random"), first("net-100"), first("net-200")), (300, 300, 500));
     }
 
     #[test]

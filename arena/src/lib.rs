@@ -1,6 +1,7 @@
 //! Evaluation: players (nets with or without search, alpha-beta, random), matches over opening
 //! ballots, gating and Elo ratings.
 
+mod anchors;
 mod bradley_terry;
 mod entrant;
 mod error;
@@ -18,11 +19,12 @@ mod spec;
 mod sprt;
 mod tally;
 
+pub use anchors::{play_anchor, EvalConfig, EvalRecord};
 pub use entrant::{Entrant, NetOptions};
 pub use error::{ArenaError, BallotError, PlayerFailure};
 pub use fixture::{schedule, Fixture};
 pub use gate::{run_gate, DecidedBy, GateConfig, GateRecord, GateReport};
-pub use ladder::{linked_to, rate, Rating, VIRTUAL_DRAWS};
+pub use ladder::{default_anchor, linked_to, rate, Rating, VIRTUAL_DRAWS};
 pub use openings::{parse_deck, read_deck, standard_deck, Ballot, STANDARD_DECK};
 pub use play::{play_fixture, Ending, PlayedGame, Side};
 pub use player::{Choice, Contestant, Player};
@@ -30,7 +32,7 @@ pub use players::alphabeta::AlphaBetaPlayer;
 pub use players::mcts::{MctsPlayer, Thinking};
 pub use players::policy::PolicyPlayer;
 pub use players::random::RandomPlayer;
-pub use plot::elo_svg;
+pub use plot::{elo_svg, XAxis};
 pub use record::{
     append_results, black_points, ending, read_results, run_results_file, ResultRecord, Results,
     RESULTS_FILE,

@@ -1,4 +1,4 @@
-//! The ladder as a picture: Elo against training step, as a self-contained SVG.
+//! The ladder as a picture: Elo against training step or wall time, as a self-contained SVG.
 //!
 //! Checkpoint players are points with their 95% interval, one line per kind of player (`mcts`,
 //! `policy`); built-in players are labelled dashed horizontal lines at their rating.
@@ -15,10 +15,32 @@ const TOP: f64 = 30.0;
 const BOTTOM: f64 = 50.0;
 const COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 
-/// The SVG document for `ratings`.
-pub fn elo_svg(ratings: &[Rating]) -> String {
-    let steps: Vec<f64> = ratings.iter().filter_map(|r| r.step).map(|s| s as f64).collect();
-    let (x_min, x_max) = padded_range(steps.iter().copied());
+/// What the plot's x axis measures for each checkpoint player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum XAxis {
+    /// Its training step.
+    Step,
+    /// When it first played, in hours since the first game among the rated records.
+    Hours,
+}
+
+impl XAxis {
+    fn label(self) -> &'static str {
+        match self {
+            XAxis::Step => "training step",
+            XAxis::Hours => "hours since the first game",
+        }
+    }
+}
+
+/// The SVG document for `ratings`, checkpoint players placed along `axis`.
+pub fn elo_svg(ratings: &[Rating], axis: XAxis) -> String {
+    let start = ratings.iter().map(|r| r.first_played).min().unwrap_or(0);
+    let at = |r: &Rating| match axis {
+        XAxis::Step => r.step.unwrap_or(0) as f64,
+        XAxis::Hours => (r.first_played - start) as f64 / 3600.0,
+    };
+    let (x_min, x_max) = padded_range(ratings.iter().filter(|r| r.step.is_some()).map(at));
     let (y_min, y_max) =
         padded_range(ratings.iter().flat_map(|r| [r.elo - r.margin, r.elo + r.margin]));
     let x = |step: f64| LEFT + (step - x_min) / (x_max - x_min) * (WIDTH - LEFT - RIGHT);
@@ -28,23 +50,23 @@ pub fn elo_svg(ratings: &[Rating]) -> String {
 <rect width="100%" height="100%" fill="white"/>
 "#
     );
-    axes(&mut svg, (x_min, x_max), (y_min, y_max), &x, &y);
+    axes(&mut svg, (x_min, x_max), (y_min, y_max), &x, &y, axis.label());
     let mut series: BTreeMap<&str, Vec<&Rating>> = BTreeMap::new();
     for r in ratings.iter().filter(|r| r.step.is_some()) {
         series.entry(r.name.split(':').next().unwrap_or(&r.name)).or_default().push(r);
     }
     for (k, (kind, mut points)) in series.into_iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
-        points.sort_by_key(|r| r.step);
+        points.sort_by(|a, b| at(a).total_cmp(&at(b)));
         let line: Vec<String> =
-            points.iter().map(|r| format!("{:.1},{:.1}", x(step_of(r)), y(r.elo))).collect();
+            points.iter().map(|r| format!("{:.1},{:.1}", x(at(r)), y(r.elo))).collect();
         let _ = writeln!(
             svg,
             r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"#,
             line.join(" ")
         );
         for r in &points {
-            let (px, lo, hi) = (x(step_of(r)), y(r.elo - r.margin), y(r.elo + r.margin));
+            let (px, lo, hi) = (x(at(r)), y(r.elo - r.margin), y(r.elo + r.margin));
             let _ = writeln!(
                 svg,
                 r#"<line x1="{px:.1}" y1="{lo:.1}" x2="{px:.1}" y2="{hi:.1}" stroke="{colour}"/>"#
@@ -80,10 +102,6 @@ pub fn elo_svg(ratings: &[Rating]) -> String {
     svg
 }
 
-fn step_of(r: &Rating) -> f64 {
-    r.step.unwrap_or(0) as f64
-}
-
 /// The range of `values` with 5% room each side (a unit range around a single value).
 fn padded_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = values
@@ -102,6 +120,7 @@ fn axes(
     ys: (f64, f64),
     x: &dyn Fn(f64) -> f64,
     y: &dyn Fn(f64) -> f64,
+    x_label: &str,
 ) {
     let (x0, x1, y0, y1) = (LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, TOP);
     let _ = writeln!(
@@ -130,7 +149,7 @@ fn axes(
     }
     let _ = writeln!(
         svg,
-        r#"<text x="{:.1}" y="{}" text-anchor="middle">training step</text>"#,
+        r#"<text x="{:.1}" y="{}" text-anchor="middle">{x_label}</text>"#,
         (x0 + x1) / 2.0,
         HEIGHT - 10.0
     );
@@ -181,7 +200,53 @@ mod tests {
     use super::*;
 
     fn rating(name: &str, step: Option<u64>, elo: f64) -> Rating {
-        Rating { name: name.into(), step, games: 10, score: 0.5, elo, margin: 40.0 }
+        Rating {
+            name: name.into(),
+            step,
+            games: 10,
+            score: 0.5,
+            elo,
+            margin: 40.0,
+            first_played: 0,
+        }
+    }
+
+    /// The names of the points in `svg`, left to right.
+    fn points_left_to_right(svg: &str) -> Vec<String> {
+        let mut points: Vec<(f64, String)> = svg
+            .lines()
+            .filter_map(|line| {
+                let cx = line.split("<circle cx=\"").nth(1)?.split('"').next()?.parse().ok()?;
+                let name = line.split("<title>").nth(1)?.split(' ').next()?;
+                Some((cx, name.to_string()))
+            })
+            .collect();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        points.into_iter().map(|(_, name)| name).collect()
+    }
+
+    #[test]
+    fn checkpoints_are_placed_left_to_right_along_the_chosen_axis() {
+        // The net of step 100 first played after the net of step 200 (rated late, say).
+        let ratings = [
+            Rating { first_played: 7200, ..rating("mcts:step-100:64", Some(100), 150.0) },
+            Rating { first_played: 3600, ..rating("mcts:step-200:64", Some(200), 320.0) },
+            Rating { first_played: 1800, ..rating("mcts:step-300:64", Some(300), 400.0) },
+            rating("random", None, 0.0),
+        ];
+        let by_step = elo_svg(&ratings, XAxis::Step);
+        let by_time = elo_svg(&ratings, XAxis::Hours);
+        assert_eq!(
+            points_left_to_right(&by_step),
+            ["mcts:step-100:64", "mcts:step-200:64", "mcts:step-300:64"]
+        );
+        assert_eq!(
+            points_left_to_right(&by_time),
+            ["mcts:step-300:64", "mcts:step-200:64", "mcts:step-100:64"]
+        );
+        assert!(by_step.contains(">training step</text>"));
+        assert!(by_time.contains(">hours since the first game</text>"));
+        assert_eq!(by_time.matches("stroke-dasharray").count(), 1, "built-in players stay lines");
     }
 
     #[test]
@@ -192,7 +257,7 @@ mod tests {
             rating("random", None, 0.0),
             rating("alphabeta:2", None, 250.0),
         ];
-        let svg = elo_svg(&ratings);
+        let svg = elo_svg(&ratings, XAxis::Step);
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert_eq!(svg.matches("<circle").count(), 2);
         assert_eq!(svg.matches("stroke-dasharray").count(), 2, "a line per built-in player");

@@ -1,4 +1,5 @@
-//! Players as written on the command line: `random`, `alphabeta:DEPTH` (or `alphabeta:SECONDSs`),
+//! Players as written on the command line: `random`, `alphabeta:DEPTH` (or `alphabeta:SECONDSs`, or
+//! `alphabeta` alone for the match's time per move),
 //! `mcts:CHECKPOINT[:PLAYOUTS]` and `policy:CHECKPOINT`, where CHECKPOINT is a checkpoint file or
 //! a run directory (meaning the net its `best.json` names).
 
@@ -16,8 +17,9 @@ pub const MAX_DEPTH: u32 = 40;
 pub enum PlayerSpec {
     /// Uniformly random legal moves (`random`).
     Random,
-    /// The built-in alpha-beta engine (`alphabeta:DEPTH` or `alphabeta:SECONDSs`).
-    AlphaBeta(SearchLimit),
+    /// The built-in alpha-beta engine (`alphabeta:DEPTH` or `alphabeta:SECONDSs`); `alphabeta`
+    /// alone (`None`) searches for the match's time per move (see [`crate::NetOptions::time`]).
+    AlphaBeta(Option<SearchLimit>),
     /// A net with MCTS; the playouts default to the match's (see [`crate::NetOptions`]).
     Mcts {
         /// Where the net comes from.
@@ -65,7 +67,8 @@ impl FromStr for PlayerSpec {
         match kind {
             "random" if rest.is_empty() => Ok(PlayerSpec::Random),
             "random" => Err(bad("`random` takes no argument".into())),
-            "alphabeta" => parse_limit(rest).map(PlayerSpec::AlphaBeta).map_err(bad),
+            "alphabeta" if rest.is_empty() => Ok(PlayerSpec::AlphaBeta(None)),
+            "alphabeta" => parse_limit(rest).map(|l| PlayerSpec::AlphaBeta(Some(l))).map_err(bad),
             "mcts" => {
                 let (path, playouts) = match rest.rsplit_once(':') {
                     Some((path, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
@@ -95,9 +98,6 @@ fn parse_limit(text: &str) -> Result<SearchLimit, String> {
     }
     match text.parse::<u32>() {
         Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => Ok(SearchLimit::Depth(depth)),
-        _ if text.is_empty() => {
-            Err("alphabeta needs a depth, e.g. alphabeta:4 (or a time, alphabeta:0.5s)".into())
-        }
         _ => Err(format!("depth `{text}` is not a number from 1 to {MAX_DEPTH}")),
     }
 }
@@ -156,18 +156,18 @@ mod tests {
         assert_eq!("random".parse::<PlayerSpec>().unwrap(), PlayerSpec::Random);
         assert_eq!(
             "alphabeta:6".parse::<PlayerSpec>().unwrap(),
-            PlayerSpec::AlphaBeta(SearchLimit::Depth(6))
+            PlayerSpec::AlphaBeta(Some(SearchLimit::Depth(6)))
         );
         assert_eq!(
             "alphabeta:0.25s".parse::<PlayerSpec>().unwrap(),
-            PlayerSpec::AlphaBeta(SearchLimit::Time(Duration::from_millis(250)))
+            PlayerSpec::AlphaBeta(Some(SearchLimit::Time(Duration::from_millis(250))))
         );
+        assert_eq!("alphabeta".parse::<PlayerSpec>().unwrap(), PlayerSpec::AlphaBeta(None));
     }
 
     #[test]
     fn errors_say_what_is_wrong() {
         assert!(err("minimax:3").contains("unknown kind of player `minimax`"));
-        assert!(err("alphabeta").contains("needs a depth"));
         assert!(err("alphabeta:0").contains("depth `0`"));
         assert!(err("alphabeta:deep").contains("depth `deep`"));
         assert!(err("random:3").contains("no argument"));

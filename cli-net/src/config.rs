@@ -3,7 +3,7 @@
 
 use ::egdb::Tables;
 use anyhow::{bail, Context, Result};
-use arena::GateConfig;
+use arena::{EvalConfig, GateConfig};
 use model::{DeviceSpec, NetConfig};
 use selfplay::SelfPlayConfig;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -13,7 +13,7 @@ use std::sync::Arc;
 use train::TrainConfig;
 
 /// Everything a run reads. Sections: `[budget]`, `[net]`, `[selfplay]` (with `[selfplay.draw]`,
-/// `[selfplay.mcts]`), `[train]`, `[gate]`, `[egdb]`. Only `[net]` is required; every other key has
+/// `[selfplay.mcts]`), `[train]`, `[gate]`, `[eval]`, `[egdb]`. Only `[net]` is required; every other key has
 /// a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -39,6 +39,8 @@ pub struct RunConfig {
     pub train: TrainConfig,
     #[serde(default)]
     pub gate: GateConfig,
+    #[serde(default)]
+    pub eval: EvalConfig,
     #[serde(default)]
     pub egdb: EgdbConfig,
 }
@@ -154,6 +156,7 @@ impl RunConfig {
         }
         self.train.validate().context("in section [train]")?;
         self.gate.validate().context("in section [gate]")?;
+        self.eval.validate().context("in section [eval]")?;
         Ok(())
     }
 }

@@ -107,10 +107,10 @@ pub fn gate(
 }
 
 /// The ladder rating of the net of training step `step` over all the run's recorded games, and
-/// the anchor (`random` if it played, else the run's first net); `None` when the fit cannot say.
+/// the anchor ([`arena::default_anchor`]); `None` when the fit cannot say.
 fn ladder_elo(run: &RunDir, step: u64) -> Result<Option<(arena::Rating, String)>> {
     let results = arena::read_results(&run.games_dir().join(arena::RESULTS_FILE))?;
-    let anchor = crate::ladder::default_anchor(&results.records);
+    let anchor = arena::default_anchor(&results.records);
     let rating = arena::rate(&arena::linked_to(&results.records, &anchor), &anchor)
         .ok()
         .and_then(|ratings| ratings.into_iter().find(|r| r.step == Some(step)));

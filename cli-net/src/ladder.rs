@@ -1,13 +1,17 @@
 //! `checkers-zero ladder RUN_DIR`: Elo ratings of every player in the run's recorded games
-//! (Bradley-Terry maximum likelihood, anchored), as a table and as a plot of Elo against training
-//! step (`RUN/elo.svg`). With endgame tables, each net's value accuracy on them (`egdb acc`, from
-//! `RUN/train/egdb_accuracy.jsonl`) stands beside its rating.
+//! (Bradley-Terry maximum likelihood, anchored), as a table and as plots of Elo against training
+//! step (`RUN/elo.svg`) and against wall time (`RUN/elo-time.svg`). With endgame tables, each
+//! net's value accuracy on them (`egdb acc`, from `RUN/train/egdb_accuracy.jsonl`) stands beside
+//! its rating.
 
 use anyhow::{Context, Result};
-use arena::{elo_svg, linked_to, rate, read_results, run_results_file, VIRTUAL_DRAWS};
+use arena::{
+    default_anchor, elo_svg, linked_to, rate, read_results, run_results_file, XAxis, VIRTUAL_DRAWS,
+};
 use cli::match_cmd::signed;
 use cli::net_commands::LadderArgs;
 use rundata::RunDir;
+use std::path::{Path, PathBuf};
 
 pub fn run(args: LadderArgs) -> Result<()> {
     let file = run_results_file(&args.run_dir)?;
@@ -70,9 +74,11 @@ pub fn run(args: LadderArgs) -> Result<()> {
         println!("{}", accuracy.map_or_else(String::new, |a| format!("  {a:>8}")));
     }
     let plot = args.plot.unwrap_or_else(|| args.run_dir.join("elo.svg"));
-    std::fs::write(&plot, elo_svg(&ratings))
-        .with_context(|| format!("writing {}", plot.display()))?;
-    println!("plot: {}", plot.display());
+    for (axis, path) in [(XAxis::Step, plot.clone()), (XAxis::Hours, time_plot(&plot))] {
+        std::fs::write(&path, elo_svg(&ratings, axis))
+            .with_context(|| format!("writing {}", path.display()))?;
+        println!("plot: {}", path.display());
+    }
     let mut tb = train::TbLogger::create(&args.run_dir.join("tb").join("ladder"))?;
     for r in &ratings {
         if let Some(step) = r.step {
@@ -83,17 +89,13 @@ pub fn run(args: LadderArgs) -> Result<()> {
     Ok(())
 }
 
-/// `random` when it played; otherwise the net of the lowest training step (the run's first net).
-pub fn default_anchor(records: &[arena::ResultRecord]) -> String {
-    let sides = records.iter().flat_map(|r| [(&r.black, r.black_step), (&r.white, r.white_step)]);
-    let mut anchor: Option<(&String, Option<u64>)> = None;
-    for (name, step) in sides {
-        if name == "random" {
-            return name.clone();
-        }
-        if step.is_some() && anchor.is_none_or(|(_, s)| step < s) {
-            anchor = Some((name, step));
-        }
+/// The plot against wall time, beside the plot against step: `elo.svg` → `elo-time.svg`.
+fn time_plot(step_plot: &Path) -> PathBuf {
+    let mut name = step_plot.file_stem().unwrap_or_default().to_os_string();
+    name.push("-time");
+    if let Some(extension) = step_plot.extension() {
+        name.push(".");
+        name.push(extension);
     }
-    anchor.map_or_else(|| "random".to_string(), |(name, _)| name.clone())
+    step_plot.with_file_name(name)
 }

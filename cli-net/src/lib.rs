@@ -7,6 +7,7 @@ mod bench;
 mod budget;
 mod config;
 mod egdb_accuracy;
+mod evaluation;
 mod export;
 mod gating;
 mod interrupt;

@@ -1,8 +1,10 @@
 //! `checkers-zero run`: the whole loop on one machine. Each generation: self-play with the best
 //! net, training on the new data, then the gate (candidate against best) which may promote the
-//! candidate. Every step is on disk, so a killed run resumes where it was.
+//! candidate, and the best net plays the fixed anchors of `[eval]` after a promotion. Every step is
+//! on disk, so a killed run resumes where it was.
 
 use crate::budget::{exhausted, games_for_phase, Progress};
+use crate::evaluation;
 use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
 use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
@@ -39,7 +41,14 @@ pub fn run(args: RunArgs) -> Result<()> {
             continue;
         }
         let spent = progress.spent();
-        if let Some(limit) = exhausted(&config.budget, &spent, trainer.step()) {
+        let limit = exhausted(&config.budget, &spent, trainer.step());
+        // The best net against the fixed anchors: when due, and for the final net.
+        let opponents = evaluation::due(&run, &config, &best, limit.is_some())?;
+        if !opponents.is_empty() {
+            evaluation::evaluate(&run, &config, tables.clone(), &best, &opponents, &mut tb)?;
+            progress.save()?;
+        }
+        if let Some(limit) = limit {
             println!("budget reached: {limit}");
             break;
         }

@@ -22,6 +22,8 @@ pub struct Audit {
     pub best: Option<BestNet>,
     pub gates: usize,
     pub results: usize,
+    /// Records in `eval.jsonl`.
+    pub evaluations: usize,
     /// Temporary files left behind (by killed writers).
     pub temporaries: usize,
     /// Files that are neither complete nor temporary, each named with what is wrong.
@@ -94,6 +96,9 @@ pub fn audit(root: &Path) -> Audit {
                 Err(e) => audit.problems.push(format!("{}: {e}", path.display())),
             },
             "gates.jsonl" => audit.gates = json_lines::<GateRecord>(&path, &mut audit.problems),
+            "eval.jsonl" => {
+                audit.evaluations = json_lines::<arena::EvalRecord>(&path, &mut audit.problems)
+            }
             _ => audit.problems.push(format!("{}: unexpected file", path.display())),
         }
     }

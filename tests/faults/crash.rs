@@ -121,8 +121,10 @@ fn assert_kept(before: &Audit, after: &Audit) {
         after.newest_state
     );
     assert!(
-        after.gates >= before.gates && after.results >= before.results,
-        "gate or game records lost"
+        after.gates >= before.gates
+            && after.results >= before.results
+            && after.evaluations >= before.evaluations,
+        "gate, evaluation or game records lost"
     );
     let generation = |a: &Audit| a.best.as_ref().map(|b| b.generation);
     assert!(generation(after) >= generation(before), "the best net went back");

@@ -15,7 +15,7 @@ print(json.dumps({tag: [[e.step, e.value] for e in acc.Scalars(tag)] for tag in 
 "#;
 
 /// Every scalar of the event files in `dir`: tag -> [(step, value)].
-fn read_with_tensorboard(python: &str, dir: &Path) -> BTreeMap<String, Vec<(u64, f32)>> {
+pub fn read_with_tensorboard(python: &str, dir: &Path) -> BTreeMap<String, Vec<(u64, f32)>> {
     let out = Command::new(python).arg("-c").arg(READER).arg(dir).output().expect("python runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()

@@ -1,0 +1,148 @@
+//! Evaluation against fixed anchors: a net plays each fixed opponent (`alphabeta:4`, an
+//! equal-time `alphabeta`, ...) over the same ballots with both colours. Unlike the gates' chain of
+//! candidate-against-best matches, whose ratings drift with every link, these results put every
+//! net of a run on one fixed scale. A run does this after its promotions (`[eval]`).
+
+use crate::error::ArenaError;
+use crate::fixture::schedule;
+use crate::openings::Ballot;
+use crate::play::PlayedGame;
+use crate::player::Contestant;
+use crate::runner::{run_fixtures, RunConfig};
+use crate::spec::PlayerSpec;
+use crate::tally::{EloEstimate, Tally};
+use draughts::DrawRules;
+use egdb::Tables;
+use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use support::check;
+
+/// `[eval]`: which fixed opponents a run's best net plays, how many games, and how it thinks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EvalConfig {
+    /// The fixed opponents, written as for `match` (`alphabeta:4`, `alphabeta` for the equal-time
+    /// engine at `time` per move, `random`, a checkpoint); empty means no evaluation.
+    pub opponents: Vec<String>,
+    /// Games against each opponent (even: each ballot with both colours). The ballots are the
+    /// same at every evaluation of a run, so its nets are compared on the same openings.
+    pub games: u32,
+    /// MCTS playouts per move of the net; 0 means it thinks for `time` per move instead.
+    pub playouts: u32,
+    /// Seconds per move: the net's when `playouts` is 0, and the `alphabeta` opponent's.
+    pub time: f64,
+    /// Evaluate a promoted net only when at least this many minutes of the run have passed since
+    /// the last evaluation; 0 evaluates after every promotion.
+    pub every_minutes: f64,
+    /// Games played at once; 0 means one per core.
+    pub threads: usize,
+}
+
+impl Default for EvalConfig {
+    fn default() -> Self {
+        EvalConfig {
+            opponents: vec!["alphabeta:4".into()],
+            games: 16,
+            playouts: 64,
+            time: 0.1,
+            every_minutes: 0.0,
+            threads: 0,
+        }
+    }
+}
+
+impl EvalConfig {
+    /// Checks every field; the error names the first bad one.
+    pub fn validate(&self) -> Result<(), ArenaError> {
+        check(
+            "games",
+            self.games,
+            self.games >= 2 && self.games % 2 == 0,
+            "an even number, at least 2",
+        )?;
+        check("time", self.time, self.time > 0.0 && self.time <= 3600.0, "in (0, 3600] seconds")?;
+        check(
+            "every_minutes",
+            self.every_minutes,
+            self.every_minutes >= 0.0 && self.every_minutes.is_finite(),
+            "a finite number >= 0",
+        )?;
+        for (i, opponent) in self.opponents.iter().enumerate() {
+            opponent.parse::<PlayerSpec>().map_err(|e| {
+                let why = format!("a player as for `match` (entry {i}: {})", support::one_line(&e));
+                support::Invalid::new("opponents", opponent, &why)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Seconds per move as a duration.
+    pub fn time_per_move(&self) -> Duration {
+        Duration::from_secs_f64(self.time)
+    }
+}
+
+/// One evaluation: a net against one fixed opponent (a line of `RUN/eval.jsonl`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvalRecord {
+    /// The net's generation (promotions before it) in its run.
+    pub generation: u32,
+    /// The net's training step.
+    pub step: u64,
+    /// The net as a player (e.g. `mcts:step-0000001200:64`).
+    pub net: String,
+    /// The fixed opponent.
+    pub opponent: String,
+    /// The net's games, wins, draws and losses.
+    pub tally: Tally,
+    /// The net's points per game.
+    pub score: f64,
+    /// When the evaluation ended, seconds since the Unix epoch.
+    pub unix_time: u64,
+    /// Wall time of the evaluation.
+    pub seconds: f64,
+}
+
+impl EvalRecord {
+    /// The net's Elo difference to the opponent, with its 95% interval (infinite at a clean
+    /// sweep).
+    pub fn elo(&self) -> EloEstimate {
+        self.tally.elo()
+    }
+}
+
+/// Plays `net` (player A) against `opponent` over `config.games` games from `deck` chosen by
+/// `seed`, and returns the record (generation 0: the caller knows the net's) and the games, in
+/// schedule order.
+pub fn play_anchor(
+    net: &dyn Contestant,
+    opponent: &dyn Contestant,
+    deck: &[Ballot],
+    rules: DrawRules,
+    config: &EvalConfig,
+    seed: u64,
+    tables: Option<Arc<Tables>>,
+) -> Result<(EvalRecord, Vec<PlayedGame>), ArenaError> {
+    let clock = Instant::now();
+    let fixtures = schedule(deck, config.games as usize, seed);
+    let mut tally = Tally::default();
+    let run = RunConfig { rules, seed, threads: config.threads, tables };
+    let games = run_fixtures(net, opponent, &fixtures, run, |game| {
+        tally.add(game.score_of_a());
+        ControlFlow::Continue(())
+    })?;
+    let record = EvalRecord {
+        generation: 0,
+        step: net.step().unwrap_or(0),
+        net: net.name().to_string(),
+        opponent: opponent.name().to_string(),
+        tally,
+        score: tally.score(),
+        unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        seconds: clock.elapsed().as_secs_f64(),
+    };
+    Ok((record, games))
+}

@@ -1,0 +1,141 @@
+//! Evaluation inside a run (`[eval]`): the best net plays each fixed opponent over the same
+//! ballots after a promotion (at most every `every_minutes`), and once more at the end of the run
+//! for the final net. Each result goes to `RUN/eval.jsonl` (one record per net and opponent), its
+//! games to `games/results.jsonl` (so the ladder rates the run against the anchors), TensorBoard
+//! (`eval/<opponent>/score`, `.../elo`, `.../elo_low`, `.../elo_high`) and the progress output.
+
+use crate::config::RunConfig;
+use crate::run_state::unix_now;
+use anyhow::{Context, Result};
+use arena::{
+    append_results, play_anchor, Entrant, EvalRecord, NetOptions, NetSource, PlayerSpec,
+    ResultRecord,
+};
+use egdb::Tables;
+use rundata::{BestNet, RunDir};
+use std::sync::Arc;
+use train::TbLogger;
+
+/// The evaluation log's name in the run directory.
+pub const EVAL_FILE: &str = "eval.jsonl";
+
+/// Every evaluation record of the run, oldest first; a damaged line is reported and skipped.
+pub fn read_evaluations(run: &RunDir) -> Result<Vec<EvalRecord>> {
+    let path = run.root().join(EVAL_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let mut records = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        match serde_json::from_str(line) {
+            Ok(record) => records.push(record),
+            Err(e) => eprintln!(
+                "warning: {} line {}: not an evaluation record ({e}); skipped",
+                path.display(),
+                i + 1
+            ),
+        }
+    }
+    Ok(records)
+}
+
+/// The opponents `best` has not played yet, when an evaluation is due: always at the end of the
+/// run (`last`), else when `every_minutes` have passed since the last evaluation.
+pub fn due(run: &RunDir, config: &RunConfig, best: &BestNet, last: bool) -> Result<Vec<String>> {
+    let done = read_evaluations(run)?;
+    let missing: Vec<String> = config
+        .eval
+        .opponents
+        .iter()
+        .filter(|o| !done.iter().any(|r| r.generation == best.generation && opponent_is(r, o)))
+        .cloned()
+        .collect();
+    let started = done.iter().any(|r| r.generation == best.generation);
+    let latest = done.iter().map(|r| r.unix_time).max();
+    let waited = latest
+        .is_none_or(|t| unix_now().saturating_sub(t) as f64 >= config.eval.every_minutes * 60.0);
+    Ok(if last || started || waited { missing } else { Vec::new() })
+}
+
+/// Whether `record` is a game against the opponent configured as `spec` (an `alphabeta` without
+/// a budget is recorded under its time, e.g. `alphabeta:0.1s`).
+fn opponent_is(record: &EvalRecord, spec: &str) -> bool {
+    record.opponent == spec || spec == "alphabeta" && record.opponent.starts_with("alphabeta:")
+}
+
+/// Plays `best` against each of `opponents` and records the results.
+pub fn evaluate(
+    run: &RunDir,
+    config: &RunConfig,
+    tables: Option<Arc<Tables>>,
+    best: &BestNet,
+    opponents: &[String],
+    tb: &mut TbLogger,
+) -> Result<()> {
+    let eval = &config.eval;
+    let options = NetOptions {
+        playouts: eval.playouts.max(1),
+        time: Some(eval.time_per_move()),
+        device: config.device,
+        egdb: tables.clone(),
+        nets: Some(Arc::new(selfplay::TorchNetLoader)),
+    };
+    let net = NetSource {
+        checkpoint: run.root().join(&best.checkpoint),
+        run_dir: Some(run.root().to_path_buf()),
+    };
+    let playouts = (eval.playouts > 0).then_some(eval.playouts);
+    let player = Entrant::load(&PlayerSpec::Mcts { net, playouts }, &options)?;
+    let deck = arena::standard_deck()?;
+    let rules = config.selfplay.draw.into();
+    for spec in opponents {
+        let opponent = Entrant::load(&spec.parse()?, &options)
+            .with_context(|| format!("`eval.opponents`: {spec}"))?;
+        let (mut record, games) =
+            play_anchor(&player, &opponent, &deck, rules, eval, config.seed, tables.clone())?;
+        record.generation = best.generation;
+        let results: Vec<ResultRecord> = games.iter().map(ResultRecord::of).collect();
+        append_results(&run.games_dir().join(arena::RESULTS_FILE), &results)?;
+        let line = format!("{}\n", serde_json::to_string(&record)?);
+        rundata::append_lines(&run.root().join(EVAL_FILE), &line)?;
+        log(tb, &record)?;
+        println!("  {}", describe(&record));
+    }
+    tb.flush()?;
+    Ok(())
+}
+
+fn log(tb: &mut TbLogger, r: &EvalRecord) -> Result<()> {
+    let tag = |what: &str| format!("eval/{}/{what}", r.opponent);
+    tb.scalar(&tag("score"), r.score as f32, r.step)?;
+    // An interval end is infinite after a clean sweep: TensorBoard gets the finite figures only.
+    let elo = r.elo();
+    for (what, elo) in [("elo", elo.elo), ("elo_low", elo.low), ("elo_high", elo.high)] {
+        if elo.is_finite() {
+            tb.scalar(&tag(what), elo as f32, r.step)?;
+        }
+    }
+    Ok(())
+}
+
+/// One line: `eval: NET vs OPPONENT: +W =D -L score S, Elo E [LOW, HIGH] (N games, T s)`.
+fn describe(r: &EvalRecord) -> String {
+    let signed = cli::match_cmd::signed;
+    let elo = r.elo();
+    format!(
+        "eval: {} vs {}: +{} ={} -{} score {:.3}, Elo {} [{}, {}] ({} games, {:.1} s)",
+        r.net,
+        r.opponent,
+        r.tally.wins,
+        r.tally.draws,
+        r.tally.losses,
+        r.score,
+        signed(elo.elo),
+        signed(elo.low),
+        signed(elo.high),
+        r.tally.games(),
+        r.seconds
+    )
+}
