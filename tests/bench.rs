@@ -4,7 +4,7 @@
 use crate::cli::{arg, succeed};
 
 /// The JSON keys the bench promises (issue: "`checkers-zero bench`").
-const NUMBERS: [&str; 14] = [
+const NUMBERS: [&str; 17] = [
     "perft_nodes_per_s",
     "perft_depth",
     "perft_nodes",
@@ -16,6 +16,9 @@ const NUMBERS: [&str; 14] = [
     "selfplay_pos_per_s",
     "inference_efficiency",
     "selfplay_games_per_hour",
+    "match_pos_per_s",
+    "match_efficiency",
+    "match_games_per_hour",
     "train_samples_per_s",
     "train_efficiency",
     "threads",
@@ -37,6 +40,7 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
         arg(&json),
     ]);
     assert!(text.contains("| inference efficiency |"), "no table:\n{text}");
+    assert!(text.contains("| match efficiency |"), "no match figures:\n{text}");
 
     let figures: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -55,7 +59,7 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
     }
     assert_eq!(
         figures.len(),
-        18,
+        21,
         "exactly the promised keys: {:?}",
         figures.keys().collect::<Vec<_>>()
     );

@@ -139,6 +139,13 @@ impl Contestant for Entrant {
         self.step
     }
 
+    fn shares_batches(&self) -> bool {
+        match &self.kind {
+            Kind::Random | Kind::Policy(_) | Kind::Mcts(_, Thinking::Playouts(_), _) => true,
+            Kind::AlphaBeta(_) | Kind::Mcts(_, Thinking::Time(_), _) => false,
+        }
+    }
+
     fn player(&self, seed: u64) -> Result<Box<dyn Player>, ArenaError> {
         Ok(match &self.kind {
             Kind::Random => Box::new(RandomPlayer::new(seed)),

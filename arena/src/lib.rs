@@ -37,7 +37,7 @@ pub use record::{
     append_results, black_points, ending, read_results, run_results_file, ResultRecord, Results,
     RESULTS_FILE,
 };
-pub use runner::{run_fixtures, RunConfig};
+pub use runner::{run_fixtures, RunConfig, GAMES_SHARING_NETS};
 pub use spec::{names_a_net, NetSource, PlayerSpec, SearchLimit, MAX_DEPTH};
 pub use sprt::{SprtConfig, SprtState};
 pub use tally::{elo_of_score, score_of_elo, EloEstimate, Tally};

@@ -50,4 +50,11 @@ pub trait Contestant: Sync {
 
     /// A player for one game. `seed` drives any randomness it has.
     fn player(&self, seed: u64) -> Result<Box<dyn Player>, ArenaError>;
+
+    /// Whether many games at once help rather than hurt this player: a net with a fixed budget
+    /// per move, whose games share its forward passes. Not a player that thinks for a wall-clock
+    /// time (games at once would take each other's time) or one bound by its own CPU work.
+    fn shares_batches(&self) -> bool {
+        false
+    }
 }

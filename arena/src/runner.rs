@@ -13,6 +13,10 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+/// Games at once between players whose nets share batches: each game's search waits for its
+/// net's answers most of the time, and their requests together make the batches.
+pub const GAMES_SHARING_NETS: usize = 64;
+
 /// How the games of a match are played.
 #[derive(Clone, Debug)]
 pub struct RunConfig {
@@ -20,7 +24,8 @@ pub struct RunConfig {
     pub rules: DrawRules,
     /// Drives every player's randomness.
     pub seed: u64,
-    /// Games played at once; 0 means one per core.
+    /// Games played at once; 0 means [`GAMES_SHARING_NETS`] when both contestants share batches
+    /// ([`Contestant::shares_batches`]), else one per core.
     pub threads: usize,
     /// Endgame tables that adjudicate a game at the first position they cover; `None` plays every
     /// game to its end by the rules.
@@ -37,10 +42,14 @@ pub fn run_fixtures(
     config: RunConfig,
     on_game: impl FnMut(&PlayedGame) -> ControlFlow<()> + Send,
 ) -> Result<Vec<PlayedGame>, ArenaError> {
+    let threads = match config.threads {
+        0 if a.shares_batches() && b.shares_batches() => GAMES_SHARING_NETS,
+        threads => threads,
+    };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads)
+        .num_threads(threads)
         .build()
-        .map_err(|source| ArenaError::Threads { threads: config.threads, source })?;
+        .map_err(|source| ArenaError::Threads { threads, source })?;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let delivery = Mutex::new(Delivery {

@@ -3,6 +3,7 @@
 //! Each measurement has its own module here; this one only orchestrates and prints.
 
 mod forward;
+mod matches;
 mod mcts;
 mod report;
 mod self_play;
@@ -14,6 +15,7 @@ use crate::run_state::set_cpu_threads;
 use anyhow::{Context, Result};
 use cli::net_commands::BenchArgs;
 use cli::progress;
+use matches::bench_matches;
 use model::{Inference, ModelError, PolicyValueNet};
 use report::Figures;
 use self_play::{bench_selfplay, SelfPlayBench};
@@ -32,6 +34,8 @@ struct Plan {
     selfplay: Duration,
     train_steps: u64,
     train_positions: usize,
+    /// Games of the match figure (at self-play's full playouts).
+    match_games: usize,
 }
 
 const FULL: Plan = Plan {
@@ -42,6 +46,7 @@ const FULL: Plan = Plan {
     selfplay: Duration::from_secs(120),
     train_steps: 60,
     train_positions: 100_000,
+    match_games: 64,
 };
 
 const QUICK: Plan = Plan {
@@ -52,6 +57,7 @@ const QUICK: Plan = Plan {
     selfplay: Duration::ZERO,
     train_steps: 10,
     train_positions: 4_096,
+    match_games: 2,
 };
 
 /// Batch sizes of the forward-pass figures.
@@ -82,10 +88,14 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let mcts_sims_per_s = mcts::uniform_sims_per_sec(plan.mcts);
 
     clock.stage(format!("forward passes, batches {FORWARD_BATCHES:?}"));
-    let forward = forward_rates(&new_inference()?, &plan);
+    let forward = forward_rates(&new_inference()?, &plan)?;
 
     clock.stage(format!("self-play, rounds of {} games", config.budget.games_per_generation));
     let selfplay = measure_selfplay(&config, &plan, &new_inference)?;
+
+    let playouts = config.selfplay.mcts.playout_cap.full_visits;
+    clock.stage(format!("matches, {} games at {playouts} playouts", plan.match_games));
+    let matches = bench_matches(&new_inference, playouts, plan.match_games)?;
 
     clock.stage(format!("training, batch {}", config.train.batch_size));
     let train = bench_train(
@@ -108,6 +118,9 @@ pub fn run(args: BenchArgs) -> Result<()> {
         selfplay_pos_per_s: selfplay.positions_per_s,
         inference_efficiency: selfplay.inference_efficiency,
         selfplay_games_per_hour: selfplay.games_per_hour,
+        match_pos_per_s: matches.positions_per_s,
+        match_efficiency: matches.positions_per_s / selfplay.positions_per_s.max(1e-9),
+        match_games_per_hour: matches.games_per_hour,
         train_samples_per_s: train.pipeline_samples_per_s,
         train_efficiency: train.ratio,
         threads: tch::get_num_threads(),
@@ -117,7 +130,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         machine: report::machine(),
     };
     clock.stage("done");
-    report::print_table(&figures, &config, &selfplay, &train, args.quick);
+    report::print_table(&figures, &config, &selfplay, &matches, &train, args.quick);
     if let Some(path) = &args.json {
         write_json(path, &figures)?;
     }
@@ -143,7 +156,7 @@ fn measure_selfplay(
 
 /// Positions/s at each of [`FORWARD_BATCHES`], measured in interleaved slices of equal time, so a
 /// change of machine load during the measurement touches every batch size alike.
-fn forward_rates(inference: &Inference, plan: &Plan) -> [f64; 4] {
+fn forward_rates(inference: &Inference, plan: &Plan) -> Result<[f64; 4], ModelError> {
     let mut sums = [0.0; 4];
     for _ in 0..plan.forward_slices {
         for (sum, batch) in sums.iter_mut().zip(FORWARD_BATCHES) {
@@ -151,10 +164,10 @@ fn forward_rates(inference: &Inference, plan: &Plan) -> [f64; 4] {
                 inference,
                 batch,
                 plan.forward / plan.forward_slices,
-            );
+            )?;
         }
     }
-    sums.map(|sum| sum / f64::from(plan.forward_slices))
+    Ok(sums.map(|sum| sum / f64::from(plan.forward_slices)))
 }
 
 /// The progress shown while the bench runs: each stage on stderr with the time so far.

@@ -69,6 +69,16 @@ pub enum ModelError {
     /// A setting of `[net]` out of range.
     #[error(transparent)]
     Config(#[from] support::Invalid),
+    /// A forward pass failed on its device (e.g. out of memory), or its input was malformed.
+    #[error("forward pass of {batch} positions on {device}: {message}")]
+    Forward {
+        /// The device.
+        device: String,
+        /// Positions in the batch.
+        batch: usize,
+        /// libtorch's message.
+        message: String,
+    },
     /// A device that is not there.
     #[error("device `{spec}`: {problem}")]
     Device {

@@ -2,6 +2,8 @@
 //! one host-to-device copy, one forward pass and one device-to-host copy per batch.
 
 use crate::encoding::{encode_batch_into, input_tensor, INPUT_SIZE};
+use crate::error::ModelError;
+use crate::guard::{device_name, on_device};
 use crate::net::{PolicyValueNet, MOVES_LEFT_OFFSET, OUTPUT_SIZE, WDL_OFFSET};
 use crate::policy::POLICY_SIZE;
 use draughts::{Color, Observation, Step};
@@ -83,34 +85,36 @@ impl Inference {
     }
 
     /// Evaluates a batch of observations (one forward pass).
-    pub fn evaluate(&self, batch: &[Observation]) -> Vec<NetEval> {
+    pub fn evaluate(&self, batch: &[Observation]) -> Result<Vec<NetEval>, ModelError> {
         let mut input = vec![0.0; batch.len() * INPUT_SIZE];
         encode_batch_into(batch, &mut input);
-        self.forward_encoded(&input)
-            .chunks_exact(OUTPUT_SIZE)
-            .map(NetEval::from_output_row)
-            .collect()
+        let output = self.forward_encoded(&input)?;
+        Ok(output.chunks_exact(OUTPUT_SIZE).map(NetEval::from_output_row).collect())
     }
 
     /// The fast path: an encoded batch (`B * INPUT_SIZE` values, see [`encode_batch_into`]) to the
-    /// raw output rows (`B * OUTPUT_SIZE` values: policy logits, WDL logits, moves left).
-    ///
-    /// # Panics
-    /// When `input.len()` is not a multiple of `INPUT_SIZE`, or libtorch fails on the device
-    /// (e.g. out of memory).
-    pub fn forward_encoded(&self, input: &[f32]) -> Vec<f32> {
-        assert_eq!(input.len() % INPUT_SIZE, 0, "input is a whole number of encoded positions");
-        let batch = input.len() / INPUT_SIZE;
+    /// raw output rows (`B * OUTPUT_SIZE` values: policy logits, WDL logits, moves left). A
+    /// failure on the device (e.g. out of memory) or an input that is not a whole number of
+    /// positions is an error naming the device and the batch.
+    pub fn forward_encoded(&self, input: &[f32]) -> Result<Vec<f32>, ModelError> {
+        let (device, batch) = (self.device(), input.len() / INPUT_SIZE);
+        if input.len() % INPUT_SIZE != 0 {
+            let message =
+                format!("{} input values are not whole positions of {INPUT_SIZE}", input.len());
+            return Err(ModelError::Forward { device: device_name(device), batch, message });
+        }
         let mut out = vec![0.0; batch * OUTPUT_SIZE];
         if batch == 0 {
-            return out;
+            return Ok(out);
         }
-        let xs = input_tensor(input).to_device(self.device()).to_kind(self.kind);
-        let ys = tch::no_grad(|| self.net.forward_t(&xs, false));
-        ys.to_kind(Kind::Float)
-            .to_device(Device::Cpu)
-            .contiguous()
-            .copy_data(&mut out, batch * OUTPUT_SIZE);
-        out
+        on_device(device, batch, || {
+            let xs = input_tensor(input).to_device(device).to_kind(self.kind);
+            let ys = tch::no_grad(|| self.net.forward_t(&xs, false));
+            ys.to_kind(Kind::Float)
+                .to_device(Device::Cpu)
+                .contiguous()
+                .copy_data(&mut out, batch * OUTPUT_SIZE);
+        })?;
+        Ok(out)
     }
 }

@@ -13,6 +13,7 @@ mod device;
 pub mod encoding;
 mod error;
 pub mod export;
+mod guard;
 mod inference;
 mod layers;
 mod net;

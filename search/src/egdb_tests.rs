@@ -2,7 +2,7 @@
 //! self-play game may be adjudicated at the first of them.
 
 use crate::{
-    Budget, EvalRequest, Evaluation, Evaluator, GameEnd, MctsConfig, PlayoutCap, Search,
+    Budget, EvalError, EvalRequest, Evaluation, Evaluator, GameEnd, MctsConfig, PlayoutCap, Search,
     SelfPlayGame, UniformEvaluator,
 };
 use draughts::{Color, DrawRules, Game, Position, Turn};
@@ -29,7 +29,7 @@ struct Counting {
 }
 
 impl Evaluator for Counting {
-    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
         self.requests += requests.len();
         UniformEvaluator.evaluate(requests)
     }

@@ -41,6 +41,9 @@ pub enum SearchError {
         /// Leaves awaiting evaluation.
         count: usize,
     },
+    /// The evaluator could not evaluate a batch of leaves.
+    #[error("the evaluator failed")]
+    Evaluator(#[from] crate::evaluator::EvalError),
     /// A step that is not legal at the root was asked for.
     #[error("step from square {} towards {:?} is not legal at the root", .step.square, .step.dir)]
     IllegalStep {

@@ -6,6 +6,7 @@ use draughts::{Color, Observation, Position, Step, StepList};
 use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 use support::DeviceSpec;
 
 /// One prior per legal step, in the order of [`EvalRequest::legal_steps`].
@@ -33,13 +34,40 @@ pub struct Evaluation {
 /// Evaluates decision points in batches. One call per batch: a net runs one forward pass for all
 /// of `requests`.
 pub trait Evaluator {
-    /// Returns one evaluation per request, in order.
-    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation>;
+    /// Returns one evaluation per request, in order, or why the batch could not be evaluated
+    /// (e.g. the device ran out of memory).
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError>;
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
-    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
         (**self).evaluate(requests)
+    }
+}
+
+/// Why an evaluator could not evaluate a batch: the batch's size and the cause (the net's error,
+/// naming its device). Cheap to clone, so one failure can answer every search that waited on it.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("evaluating a batch of {batch} positions")]
+pub struct EvalError {
+    /// Positions in the batch.
+    pub batch: usize,
+    /// What failed.
+    #[source]
+    pub source: Arc<dyn std::error::Error + Send + Sync>,
+}
+
+/// Equal when the batch and the cause's message are (errors carry no other identity).
+impl PartialEq for EvalError {
+    fn eq(&self, other: &EvalError) -> bool {
+        self.batch == other.batch && self.source.to_string() == other.source.to_string()
+    }
+}
+
+impl EvalError {
+    /// A failure of a batch of `batch` positions, caused by `source`.
+    pub fn new(batch: usize, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        EvalError { batch, source: Arc::from(source.into()) }
     }
 }
 
@@ -89,8 +117,8 @@ impl EvalRequest {
 pub struct UniformEvaluator;
 
 impl Evaluator for UniformEvaluator {
-    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
-        requests.iter().map(uniform).collect()
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
+        Ok(requests.iter().map(uniform).collect())
     }
 }
 
@@ -132,10 +160,10 @@ impl ScriptedEvaluator {
 }
 
 impl Evaluator for ScriptedEvaluator {
-    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
         self.calls += 1;
         self.requests += requests.len();
-        requests
+        Ok(requests
             .iter()
             .map(|request| {
                 let weights: Priors = request
@@ -149,6 +177,6 @@ impl Evaluator for ScriptedEvaluator {
                     value: self.values.get(&request.observation.position).copied().unwrap_or(0.0),
                 }
             })
-            .collect()
+            .collect())
     }
 }

@@ -25,6 +25,7 @@ mod resign;
 mod result;
 mod search;
 mod selfplay_game;
+mod server;
 mod tables;
 mod tree;
 
@@ -39,11 +40,12 @@ pub use config::{Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, Tempe
 pub use control::{MoveBudget, Progress, Score, SearchControl, ThinkRequest};
 pub use error::SearchError;
 pub use evaluator::{
-    BoxedEvaluator, EvalRequest, Evaluation, Evaluator, LoadedNet, NetLoader, Priors,
+    BoxedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, LoadedNet, NetLoader, Priors,
     ScriptedEvaluator, UniformEvaluator,
 };
 pub use record::{DecisionRecord, GameEnd, GameRecord, ResignationRecord};
 pub use result::{RootStep, SearchResult};
 pub use search::Search;
 pub use selfplay_game::SelfPlayGame;
+pub use server::{InferenceServer, ServerClient};
 pub use tables::{table_probe, table_value, table_winner};

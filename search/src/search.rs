@@ -201,7 +201,7 @@ impl Search {
         self.begin(budget);
         let mut requests = Vec::with_capacity(self.config.leaves_per_batch as usize);
         while self.select_leaves(self.config.leaves_per_batch as usize, &mut requests) > 0 {
-            let evaluations = evaluator.evaluate(&requests);
+            let evaluations = evaluator.evaluate(&requests)?;
             self.apply(&evaluations)?;
             requests.clear();
         }

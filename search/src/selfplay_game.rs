@@ -116,7 +116,7 @@ impl SelfPlayGame {
         let batch = self.search.config().leaves_per_batch as usize;
         let mut requests = Vec::with_capacity(batch);
         while self.select_leaves(batch, &mut requests)? > 0 {
-            let evaluations = evaluator.evaluate(&requests);
+            let evaluations = evaluator.evaluate(&requests)?;
             self.apply(&evaluations)?;
             requests.clear();
         }

@@ -2,8 +2,8 @@
 
 use crate::test_positions::{position, shot_step, step, two_for_one_shot};
 use crate::{
-    Budget, EvalRequest, Evaluation, Evaluator, GameEnd, MctsConfig, PlayoutCap, Resignation,
-    ScriptedEvaluator, Search, SearchError, SelfPlayGame, UniformEvaluator,
+    Budget, EvalError, EvalRequest, Evaluation, Evaluator, GameEnd, MctsConfig, PlayoutCap,
+    Resignation, ScriptedEvaluator, Search, SearchError, SelfPlayGame, UniformEvaluator,
 };
 use draughts::{Color, Direction, DrawRules, Game, Position, Turn};
 
@@ -204,7 +204,7 @@ fn leaves_from_many_searches_share_one_evaluator_call() {
         if requests.is_empty() {
             break;
         }
-        let evaluations = evaluator.evaluate(&requests);
+        let evaluations = evaluator.evaluate(&requests).unwrap();
         let mut start = 0;
         for (search, count) in searches.iter_mut().zip(counts) {
             search.apply(&evaluations[start..start + count]).unwrap();
@@ -265,12 +265,12 @@ fn playout_cap_randomisation_mixes_full_and_cheap_searches_as_configured() {
 struct BlackIsLost;
 
 impl Evaluator for BlackIsLost {
-    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
-        let mut uniform = UniformEvaluator.evaluate(requests);
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
+        let mut uniform = UniformEvaluator.evaluate(requests)?;
         for (evaluation, request) in uniform.iter_mut().zip(requests) {
             evaluation.value = if request.mover() == Color::Black { -0.99 } else { 0.99 };
         }
-        uniform
+        Ok(uniform)
     }
 }
 

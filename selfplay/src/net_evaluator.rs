@@ -6,49 +6,29 @@
 
 use model::encoding::{encode_into, INPUT_SIZE};
 use model::{Inference, OUTPUT_SIZE, WDL_OFFSET};
-use search::{EvalRequest, Evaluation, Evaluator, LoadedNet, NetLoader, Priors};
+use search::{
+    BoxedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, InferenceServer, LoadedNet,
+    NetLoader, Priors,
+};
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
 use support::DeviceSpec;
 
-/// A net shared by several players (the games of a match); tch tensors are not `Sync`, so it
-/// sits behind a mutex.
-pub type SharedNet = Arc<Mutex<Inference>>;
-
-/// A net the evaluator can run: its own (a self-play worker), or a shared one.
-pub trait NetHandle {
-    /// See [`Inference::forward_encoded`].
-    fn forward_encoded(&self, input: &[f32]) -> Vec<f32>;
-}
-
-impl NetHandle for Inference {
-    fn forward_encoded(&self, input: &[f32]) -> Vec<f32> {
-        Inference::forward_encoded(self, input)
-    }
-}
-
-impl NetHandle for SharedNet {
-    fn forward_encoded(&self, input: &[f32]) -> Vec<f32> {
-        self.lock().unwrap_or_else(PoisonError::into_inner).forward_encoded(input)
-    }
-}
-
 /// Evaluates a batch of search requests with one forward pass of the net.
-#[derive(Debug, Clone)]
-pub struct NetEvaluator<N = Inference> {
-    net: N,
+#[derive(Debug)]
+pub struct NetEvaluator {
+    net: Inference,
     /// The encoded batch (`requests * INPUT_SIZE` values), reused across calls.
     input: Vec<f32>,
 }
 
-impl<N: NetHandle> NetEvaluator<N> {
+impl NetEvaluator {
     /// An evaluator over `net`, with an empty input buffer.
-    pub fn new(net: N) -> NetEvaluator<N> {
+    pub fn new(net: Inference) -> NetEvaluator {
         NetEvaluator { net, input: Vec::new() }
     }
 
     /// The net it evaluates with.
-    pub fn net(&self) -> &N {
+    pub fn net(&self) -> &Inference {
         &self.net
     }
 
@@ -58,18 +38,19 @@ impl<N: NetHandle> NetEvaluator<N> {
     }
 }
 
-impl<N: NetHandle> Evaluator for NetEvaluator<N> {
-    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
+impl Evaluator for NetEvaluator {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
         self.input.resize(requests.len() * INPUT_SIZE, 0.0);
         for (request, encoded) in requests.iter().zip(self.input.chunks_exact_mut(INPUT_SIZE)) {
             encode_into(&request.observation, encoded);
         }
-        let output = self.net.forward_encoded(&self.input);
-        requests
+        let output =
+            self.net.forward_encoded(&self.input).map_err(|e| EvalError::new(requests.len(), e))?;
+        Ok(requests
             .iter()
             .zip(output.chunks_exact(OUTPUT_SIZE))
             .map(|(request, row)| to_evaluation(request, row))
-            .collect()
+            .collect())
     }
 }
 
@@ -90,8 +71,13 @@ fn softmax(logits: impl Iterator<Item = f32>) -> Priors {
     out
 }
 
-/// Loads checkpoints for players (matches, gates, the Hub engine): one net per checkpoint, shared
-/// by every player's evaluator; inference in fp32.
+/// The largest batch a players' inference server runs (the CPU's best forward throughput was at
+/// batch 256 in `bench`).
+pub const PLAYERS_MAX_BATCH: usize = 256;
+
+/// Loads checkpoints for players (matches, gates, the Hub engine): one net per checkpoint behind
+/// an inference server, so the players' searches on their separate threads share its forward
+/// passes (batches of at most [`PLAYERS_MAX_BATCH`] positions); inference in fp32.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TorchNetLoader;
 
@@ -103,12 +89,16 @@ impl NetLoader for TorchNetLoader {
     ) -> Result<LoadedNet, Box<dyn std::error::Error + Send + Sync>> {
         let device = model::resolve_device(device)?;
         let loaded = model::checkpoint::load(checkpoint, None, device)?;
-        let net: SharedNet = Arc::new(Mutex::new(Inference::new(loaded.net, false)));
-        Ok(LoadedNet {
-            step: loaded.meta.step,
-            evaluators: Box::new(move || Box::new(NetEvaluator::new(net.clone()))),
-        })
+        let net = NetEvaluator::new(Inference::new(loaded.net, false));
+        Ok(served(Box::new(net), loaded.meta.step))
     }
+}
+
+/// A net for players: `evaluator` behind an inference server of batches of at most
+/// [`PLAYERS_MAX_BATCH`], each player's evaluator a client of it.
+pub fn served(evaluator: BoxedEvaluator, step: u64) -> LoadedNet {
+    let server = InferenceServer::start(evaluator, PLAYERS_MAX_BATCH);
+    LoadedNet { step, evaluators: Box::new(move || Box::new(server.client())) }
 }
 
 #[cfg(test)]
@@ -135,12 +125,12 @@ mod tests {
     fn evaluations_match_the_net_evals_of_the_model() {
         let net = PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
         let mut evaluator = NetEvaluator::new(Inference::new(net, false));
-        assert!(evaluator.evaluate(&[]).is_empty());
+        assert!(evaluator.evaluate(&[]).unwrap().is_empty());
         for count in [5, 2, 1] {
             let requests = requests(count);
             let observations: Vec<_> = requests.iter().map(|r| r.observation).collect();
-            let expected = evaluator.net().evaluate(&observations);
-            let got = evaluator.evaluate(&requests);
+            let expected = evaluator.net().evaluate(&observations).unwrap();
+            let got = evaluator.evaluate(&requests).unwrap();
             assert_eq!(got.len(), count);
             for ((request, eval), got) in requests.iter().zip(&expected).zip(&got) {
                 assert!(

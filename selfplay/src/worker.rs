@@ -134,7 +134,7 @@ pub fn run_worker(
         }
         if !requests.is_empty() {
             let eval_start = Instant::now();
-            let evaluations = evaluator.evaluate(&requests);
+            let evaluations = evaluator.evaluate(&requests)?;
             stats.eval_time += eval_start.elapsed();
             stats.positions += requests.len() as u64;
             stats.batches += 1;

@@ -52,7 +52,7 @@ fn evaluate_matches_the_forward_pass_whatever_the_batch() {
     let (obs, xs) = positions(40);
     let expected = forward(&net, &xs);
     let inference = Inference::new(net, false);
-    let evals = inference.evaluate(&obs);
+    let evals = inference.evaluate(&obs).unwrap();
     assert_eq!(evals.len(), 40);
     let rows = Vec::<Vec<f32>>::try_from(expected).unwrap();
     for (i, (eval, row)) in evals.iter().zip(&rows).enumerate() {
@@ -65,7 +65,7 @@ fn evaluate_matches_the_forward_pass_whatever_the_batch() {
         assert_eq!(wdl_argmax(&eval.wdl), wdl_argmax(&row[WDL_OFFSET..WDL_OFFSET + 3]));
     }
     // One position alone gives (nearly) what it gave inside the batch.
-    let single = inference.evaluate(&obs[7..8]);
+    let single = inference.evaluate(&obs[7..8]).unwrap();
     let diff = single[0]
         .policy_logits
         .iter()
@@ -76,8 +76,11 @@ fn evaluate_matches_the_forward_pass_whatever_the_batch() {
     // The fast path and priors over legal steps.
     let mut input = vec![0.0; 3 * INPUT_SIZE];
     encode_batch_into(&obs[..3], &mut input);
-    assert_eq!(inference.forward_encoded(&input).len(), 3 * OUTPUT_SIZE);
-    assert!(inference.evaluate(&[]).is_empty());
+    assert_eq!(inference.forward_encoded(&input).unwrap().len(), 3 * OUTPUT_SIZE);
+    assert!(inference.evaluate(&[]).unwrap().is_empty());
+    // A malformed input is an error naming the device, not a panic.
+    let err = inference.forward_encoded(&input[1..]).unwrap_err().to_string();
+    assert!(err.contains("on cpu") && err.contains("not whole positions"), "{err}");
     let turn = draughts::Turn::new(draughts::Position::start());
     let priors = evals[0].priors(&turn.legal_steps(), draughts::Color::Black);
     assert_eq!(priors.len(), 7);
@@ -89,7 +92,8 @@ fn bf16_inference_stays_close_to_f32() {
     let (obs, xs) = positions(16);
     let expected = forward(&warmed_net(&small_config()), &xs);
     let inference = Inference::new(warmed_net(&small_config()), true);
-    let got: Vec<f32> = inference.evaluate(&obs).iter().flat_map(|e| e.policy_logits).collect();
+    let got: Vec<f32> =
+        inference.evaluate(&obs).unwrap().iter().flat_map(|e| e.policy_logits).collect();
     let got = tch::Tensor::from_slice(&got).view([16, 128]);
     let diff = max_abs_diff(&got, &expected.narrow(1, 0, 128));
     assert!(diff < 0.1, "bf16 policy logits differ by {diff}");

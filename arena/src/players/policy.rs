@@ -29,14 +29,19 @@ impl<E: Evaluator + Send> Player for PolicyPlayer<E> {
                 observation: game.observation_during(&turn),
                 legal_steps: turn.legal_steps(),
             };
-            let eval =
-                self.evaluator.evaluate(std::slice::from_ref(&request)).pop().ok_or_else(|| {
-                    ArenaError::PlayerFailed {
-                        player: self.name.clone(),
-                        ply: game.ply(),
-                        source: PlayerFailure::NoEvaluation,
-                    }
-                })?;
+            let failed = |source| ArenaError::PlayerFailed {
+                player: self.name.clone(),
+                ply: game.ply(),
+                source,
+            };
+            let evaluations = self
+                .evaluator
+                .evaluate(std::slice::from_ref(&request))
+                .map_err(|e| failed(PlayerFailure::Search(e.into())))?;
+            let eval = evaluations
+                .into_iter()
+                .next()
+                .ok_or_else(|| failed(PlayerFailure::NoEvaluation))?;
             value.get_or_insert(eval.value);
             let best = (0..request.legal_steps.len())
                 .max_by(|&a, &b| eval.priors[a].total_cmp(&eval.priors[b]))

@@ -2,26 +2,30 @@
 
 use model::encoding::{encode_batch_into, INPUT_SIZE};
 use model::sample::random_observations;
-use model::Inference;
+use model::{Inference, ModelError};
 use std::time::{Duration, Instant};
 
 /// Positions per second through [`Inference::forward_encoded`] (host-to-device copy, forward,
 /// device-to-host copy; the encoding is done once beforehand) at batch size `batch`, measured for
 /// about `duration` after a short warm-up. Inputs are real positions from random games.
-pub fn forward_positions_per_sec(inference: &Inference, batch: usize, duration: Duration) -> f64 {
+pub fn forward_positions_per_sec(
+    inference: &Inference,
+    batch: usize,
+    duration: Duration,
+) -> Result<f64, ModelError> {
     let batch = batch.max(1);
     let mut input = vec![0.0; batch * INPUT_SIZE];
     encode_batch_into(&random_observations(batch, 0x5eed), &mut input);
     for _ in 0..2 {
-        inference.forward_encoded(&input);
+        inference.forward_encoded(&input)?;
     }
     let start = Instant::now();
     let mut calls = 0u64;
     while calls < 3 || start.elapsed() < duration {
-        inference.forward_encoded(&input);
+        inference.forward_encoded(&input)?;
         calls += 1;
     }
-    (calls * batch as u64) as f64 / start.elapsed().as_secs_f64()
+    Ok((calls * batch as u64) as f64 / start.elapsed().as_secs_f64())
 }
 
 #[cfg(test)]
@@ -31,7 +35,7 @@ mod tests {
     use tch::Device;
 
     /// Prints the CPU figures for the default and the GPU-sized net:
-    /// `cargo test --release --bin checkers-zero -- --ignored --nocapture forward_throughput`.
+    /// `cargo test --release -p checkers-zero-net -- --ignored --nocapture forward_throughput`.
     #[test]
     #[ignore = "a measurement, not a check"]
     fn forward_throughput() {
@@ -42,7 +46,8 @@ mod tests {
                     PolicyValueNet::new(&NetConfig::new(blocks, channels), Device::Cpu).unwrap();
                 let inference = Inference::new(net, false);
                 for batch in [1, 64, 256, 1024] {
-                    let rate = forward_positions_per_sec(&inference, batch, Duration::from_secs(2));
+                    let rate = forward_positions_per_sec(&inference, batch, Duration::from_secs(2))
+                        .unwrap();
                     println!("{blocks}x{channels} batch {batch} threads {threads}: {rate:.0} positions/s");
                 }
             }
@@ -53,6 +58,6 @@ mod tests {
     fn measures_a_positive_rate() {
         let inference =
             Inference::new(PolicyValueNet::new(&NetConfig::new(1, 8), Device::Cpu).unwrap(), false);
-        assert!(forward_positions_per_sec(&inference, 4, Duration::from_millis(10)) > 0.0);
+        assert!(forward_positions_per_sec(&inference, 4, Duration::from_millis(10)).unwrap() > 0.0);
     }
 }

@@ -1,5 +1,6 @@
 //! The bench figures as JSON keys and as a table, with the date and the machine they were measured on.
 
+use super::matches::MatchBench;
 use super::self_play::SelfPlayBench;
 use super::shadow::SHADOW_EVERY;
 use super::training::TrainBench;
@@ -21,6 +22,10 @@ pub struct Figures {
     pub selfplay_pos_per_s: f64,
     pub inference_efficiency: f64,
     pub selfplay_games_per_hour: f64,
+    pub match_pos_per_s: f64,
+    /// `match_pos_per_s / selfplay_pos_per_s`.
+    pub match_efficiency: f64,
+    pub match_games_per_hour: f64,
     pub train_samples_per_s: f64,
     pub train_efficiency: f64,
     pub threads: i32,
@@ -38,6 +43,7 @@ pub fn print_table(
     f: &Figures,
     config: &RunConfig,
     s: &SelfPlayBench,
+    m: &MatchBench,
     t: &TrainBench,
     quick: bool,
 ) {
@@ -112,6 +118,21 @@ pub fn print_table(
         "self-play games",
         format!("{:.0}/h", f.selfplay_games_per_hour),
         format!("{net} net, {} games in flight per worker", config.selfplay.games_in_flight),
+    );
+    row(
+        "match",
+        rate(f.match_pos_per_s, "pos/s"),
+        format!(
+            "positions evaluated, two {net} nets at {} playouts, {} games at once, {:.0} games/h",
+            m.playouts,
+            arena::GAMES_SHARING_NETS.min(m.games as usize),
+            f.match_games_per_hour
+        ),
+    );
+    row(
+        "match efficiency",
+        format!("{:.0}%", 100.0 * f.match_efficiency),
+        "match pos/s over self-play pos/s".into(),
     );
     row(
         "training",

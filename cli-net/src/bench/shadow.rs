@@ -3,7 +3,7 @@
 
 use model::encoding::{encode_batch_into, INPUT_SIZE};
 use model::sample::random_observations;
-use search::{EvalRequest, Evaluation, Evaluator};
+use search::{EvalError, EvalRequest, Evaluation, Evaluator};
 use selfplay::NetEvaluator;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -77,28 +77,29 @@ impl<'a> ShadowEvaluator<'a> {
         }
     }
 
-    fn time_forward(&self, input: &[f32]) -> Duration {
+    fn time_forward(&self, input: &[f32]) -> Result<Duration, EvalError> {
         let start = Instant::now();
-        self.inner.net().forward_encoded(input);
-        start.elapsed()
+        let batch = input.len() / INPUT_SIZE;
+        self.inner.net().forward_encoded(input).map_err(|e| EvalError::new(batch, e))?;
+        Ok(start.elapsed())
     }
 }
 
 impl Evaluator for ShadowEvaluator<'_> {
-    fn evaluate(&mut self, requests: &[EvalRequest]) -> Vec<Evaluation> {
-        let evaluations = self.inner.evaluate(requests);
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
+        let evaluations = self.inner.evaluate(requests)?;
         self.calls += 1;
         self.positions += requests.len() as u64;
         if self.calls % SHADOW_EVERY == 1 {
-            let time = self.time_forward(self.inner.last_input());
+            let time = self.time_forward(self.inner.last_input())?;
             self.own.same_batch.add(Timed { positions: requests.len() as u64, time });
         } else if self.calls % SHADOW_EVERY == 1 + SHADOW_EVERY / 2 {
             let batch = ((self.positions as f64 / self.calls as f64).round() as usize)
                 .clamp(1, self.mean_input.len() / INPUT_SIZE);
-            let time = self.time_forward(&self.mean_input[..batch * INPUT_SIZE]);
+            let time = self.time_forward(&self.mean_input[..batch * INPUT_SIZE])?;
             self.own.mean_batch.add(Timed { positions: batch as u64, time });
         }
-        evaluations
+        Ok(evaluations)
     }
 }
 
