@@ -85,3 +85,39 @@ fn a_match_through_shared_servers_plays_the_same_games_as_the_direct_path() {
         assert_eq!(d.ending, b.ending);
     }
 }
+
+/// Fails every batch from its `after`-th call on, as a device that ran out of memory would.
+struct FailsAfter(usize);
+
+impl Evaluator for FailsAfter {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
+        if self.0 == 0 {
+            return Err(EvalError::new(requests.len(), "CUDA out of memory (a test's)"));
+        }
+        self.0 -= 1;
+        Hashed(0).evaluate(requests)
+    }
+}
+
+#[test]
+fn a_failing_net_stops_the_match_with_one_line_naming_the_player_and_the_cause() {
+    let failing = Side {
+        name: "failing",
+        salt: 0,
+        server: Some(InferenceServer::start(Box::new(FailsAfter(40)), 256)),
+    };
+    let other = Side::new("other", 1, true);
+    let fixtures = schedule(&standard_deck().unwrap(), 8, 5);
+    let config = RunConfig { rules: DrawRules::default(), seed: 3, threads: 0, tables: None };
+    let err = run_fixtures(&failing, &other, &fixtures, config, |_| ControlFlow::Continue(()))
+        .err()
+        .expect("the match fails");
+    let line = support::one_line(&err);
+    assert!(
+        line.contains("failing")
+            && line.contains("evaluating a batch of")
+            && line.contains("out of memory"),
+        "{line}"
+    );
+    assert!(!line.contains('\n'), "{line}");
+}
