@@ -36,7 +36,7 @@ pub struct EvalConfig {
     /// Evaluate a promoted net only when at least this many minutes of the run have passed since
     /// the last evaluation; 0 evaluates after every promotion.
     pub every_minutes: f64,
-    /// Games played at once; 0 means one per core.
+    /// Games played at once; 0 means automatic (see `arena::RunConfig::threads`).
     pub threads: usize,
 }
 

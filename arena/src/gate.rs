@@ -30,7 +30,7 @@ pub struct GateConfig {
     pub sprt: Option<SprtConfig>,
     /// Chooses the ballots and drives the players' randomness.
     pub seed: u64,
-    /// Games played at once; 0 means one per core.
+    /// Games played at once; 0 means automatic (see `arena::RunConfig::threads`).
     pub threads: usize,
     /// MCTS playouts per decision of both nets. [`run_gate`] plays the contestants it is given;
     /// this is for the caller that builds them.
