@@ -4,7 +4,7 @@
 use crate::cli::{arg, succeed};
 
 /// The JSON keys the bench promises (issue: "`checkers-zero bench`").
-const NUMBERS: [&str; 17] = [
+const NUMBERS: [&str; 18] = [
     "perft_nodes_per_s",
     "perft_depth",
     "perft_nodes",
@@ -13,6 +13,7 @@ const NUMBERS: [&str; 17] = [
     "forward_pos_per_s_b64",
     "forward_pos_per_s_b256",
     "forward_pos_per_s_b1024",
+    "forward_pos_per_s_b4096",
     "selfplay_pos_per_s",
     "inference_efficiency",
     "selfplay_games_per_hour",
@@ -59,7 +60,7 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
     }
     assert_eq!(
         figures.len(),
-        21,
+        22,
         "exactly the promised keys: {:?}",
         figures.keys().collect::<Vec<_>>()
     );

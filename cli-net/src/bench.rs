@@ -61,7 +61,7 @@ const QUICK: Plan = Plan {
 };
 
 /// Batch sizes of the forward-pass figures.
-const FORWARD_BATCHES: [usize; 4] = [1, 64, 256, 1024];
+const FORWARD_BATCHES: [usize; 5] = [1, 64, 256, 1024, 4096];
 
 pub fn run(args: BenchArgs) -> Result<()> {
     let mut config = RunConfig::load(&args.config)?;
@@ -115,6 +115,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         forward_pos_per_s_b64: forward[1],
         forward_pos_per_s_b256: forward[2],
         forward_pos_per_s_b1024: forward[3],
+        forward_pos_per_s_b4096: forward[4],
         selfplay_pos_per_s: selfplay.positions_per_s,
         inference_efficiency: selfplay.inference_efficiency,
         selfplay_games_per_hour: selfplay.games_per_hour,
@@ -156,8 +157,8 @@ fn measure_selfplay(
 
 /// Positions/s at each of [`FORWARD_BATCHES`], measured in interleaved slices of equal time, so a
 /// change of machine load during the measurement touches every batch size alike.
-fn forward_rates(inference: &Inference, plan: &Plan) -> Result<[f64; 4], ModelError> {
-    let mut sums = [0.0; 4];
+fn forward_rates(inference: &Inference, plan: &Plan) -> Result<[f64; 5], ModelError> {
+    let mut sums = [0.0; 5];
     for _ in 0..plan.forward_slices {
         for (sum, batch) in sums.iter_mut().zip(FORWARD_BATCHES) {
             *sum += forward::forward_positions_per_sec(

@@ -19,6 +19,7 @@ pub struct Figures {
     pub forward_pos_per_s_b64: f64,
     pub forward_pos_per_s_b256: f64,
     pub forward_pos_per_s_b1024: f64,
+    pub forward_pos_per_s_b4096: f64,
     pub selfplay_pos_per_s: f64,
     pub inference_efficiency: f64,
     pub selfplay_games_per_hour: f64,
@@ -74,6 +75,7 @@ pub fn print_table(
         (64, f.forward_pos_per_s_b64),
         (256, f.forward_pos_per_s_b256),
         (1024, f.forward_pos_per_s_b1024),
+        (4096, f.forward_pos_per_s_b4096),
     ] {
         row(
             &format!("forward, batch {batch}"),
