@@ -4,6 +4,7 @@
 
 mod audit;
 mod bad_input;
+mod bad_net;
 mod concurrency;
 mod crash;
 mod damaged;
