@@ -4,7 +4,7 @@
 //! net of a run on one fixed scale. A run does this after its promotions (`[eval]`).
 
 use crate::error::ArenaError;
-use crate::fixture::schedule;
+use crate::fixture::{check_games, schedule};
 use crate::openings::Ballot;
 use crate::play::PlayedGame;
 use crate::player::Contestant;
@@ -56,12 +56,7 @@ impl Default for EvalConfig {
 impl EvalConfig {
     /// Checks every field; the error names the first bad one.
     pub fn validate(&self) -> Result<(), ArenaError> {
-        check(
-            "games",
-            self.games,
-            self.games >= 2 && self.games % 2 == 0,
-            "an even number, at least 2",
-        )?;
+        check_games(self.games)?;
         check("time", self.time, self.time > 0.0 && self.time <= 3600.0, "in (0, 3600] seconds")?;
         check(
             "every_minutes",

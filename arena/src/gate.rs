@@ -3,7 +3,7 @@
 //! this module decides and returns the record to keep.
 
 use crate::error::ArenaError;
-use crate::fixture::schedule;
+use crate::fixture::{check_games, schedule};
 use crate::openings::Ballot;
 use crate::play::PlayedGame;
 use crate::player::Contestant;
@@ -46,12 +46,7 @@ impl Default for GateConfig {
 impl GateConfig {
     /// Checks every field's range; the error names the first bad field.
     pub fn validate(&self) -> Result<(), ArenaError> {
-        check(
-            "games",
-            self.games,
-            self.games >= 2 && self.games % 2 == 0,
-            "an even number, at least 2",
-        )?;
+        check_games(self.games)?;
         check(
             "threshold",
             self.threshold,

@@ -110,8 +110,7 @@ fn a_failing_net_stops_the_match_with_one_line_naming_the_player_and_the_cause()
     let fixtures = schedule(&standard_deck().unwrap(), 8, 5);
     let config = RunConfig { rules: DrawRules::default(), seed: 3, threads: 0, tables: None };
     let err = run_fixtures(&failing, &other, &fixtures, config, |_| ControlFlow::Continue(()))
-        .err()
-        .expect("the match fails");
+        .expect_err("the match fails");
     let line = support::one_line(&err);
     assert!(
         line.contains("failing")
