@@ -15,6 +15,8 @@ pub enum NetCommand {
     Selfplay(SelfplayArgs),
     /// Train on a run's shards (resumes), writing candidate nets for the gate.
     Train(TrainArgs),
+    /// The evaluator: gate each new candidate against the run's best net, promoting the winners.
+    Gate(GateArgs),
     /// Export a checkpoint for other engines (TorchScript, ONNX, safetensors) with a JSON description.
     Export(ExportArgs),
     /// Elo ratings of every player in a run's recorded games, with a plot against training step.
@@ -23,12 +25,18 @@ pub enum NetCommand {
     Bench(BenchArgs),
 }
 
-/// The run directory and config flags that `run`, `selfplay` and `train` share.
+/// The run directory and config flags that `run`, `selfplay`, `train` and `gate` share.
 #[derive(Args)]
 pub struct RunDirArgs {
-    /// The run directory (created if new, resumed if not).
-    #[arg(long, default_value = "checkpoints/default")]
-    pub run_dir: PathBuf,
+    /// The run: a folder, or `s3://bucket/prefix` with the endpoint and credentials in the AWS
+    /// environment variables (created if new, resumed if not).
+    #[arg(long, default_value = "checkpoints/default", value_name = "DIR|s3://BUCKET/PREFIX")]
+    pub run_dir: String,
+    /// For an `s3://` run: this process's local folder for the run's files (default:
+    /// `$CHECKERS_ZERO_CACHE/runs/BUCKET/PREFIX/ROLE`, the cache under ~/.cache/checkers-zero);
+    /// give each process on one machine its own. A local run works in its own folder.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
     /// Config of a new run (default: configs/default.toml); an existing run uses its own copy.
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -57,12 +65,28 @@ pub struct SelfplayArgs {
     /// The run and its config.
     #[command(flatten)]
     pub run: RunDirArgs,
-    /// Games to play (default: the config's games per generation).
+    /// Games to play (default: the config's games per generation); with `--follow`, games per
+    /// batch, between which the process picks up a newly promoted net.
     #[arg(long)]
     pub games: Option<u64>,
     /// Worker threads (default: the config's).
     #[arg(long)]
     pub workers: Option<usize>,
+    /// Keep playing batch after batch with the newest best net (Ctrl-C stops).
+    #[arg(long)]
+    pub follow: bool,
+}
+
+/// `checkers-zero gate`.
+#[derive(Args)]
+pub struct GateArgs {
+    /// The run and its config.
+    #[command(flatten)]
+    pub run: RunDirArgs,
+    /// Keep waiting for new candidates instead of stopping when none is left to gate (Ctrl-C
+    /// stops).
+    #[arg(long)]
+    pub follow: bool,
 }
 
 /// `checkers-zero train`.
@@ -95,13 +119,20 @@ pub struct ExportArgs {
 /// `checkers-zero ladder`.
 #[derive(Args)]
 pub struct LadderArgs {
-    /// The run directory; its games are read from RUN/games/results.jsonl.
-    pub run_dir: PathBuf,
+    /// The run: a folder or `s3://bucket/prefix`; its games are read from RUN/games/results.jsonl
+    /// (on S3 also from the objects under RUN/games/results/).
+    #[arg(value_name = "RUN_DIR|s3://BUCKET/PREFIX")]
+    pub run_dir: String,
+    /// For an `s3://` run: the local folder for its records and plots (default: under
+    /// `$CHECKERS_ZERO_CACHE/runs/`).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
     /// The player rated 0 (default: `random` when it played, else the fixed player with the most games,
     /// else the net of the lowest step).
     #[arg(long)]
     pub anchor: Option<String>,
-    /// Where to write the plot against training step (default: RUN/elo.svg); the plot against wall
+    /// Where to write the plot against training step (default: RUN/elo.svg, in the cache for an
+    /// S3 run); the plot against wall
     /// time goes beside it, with `-time` added before the extension (RUN/elo-time.svg).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,

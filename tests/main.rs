@@ -5,7 +5,11 @@ mod egdb;
 mod faults;
 mod hub;
 mod ladder;
+mod layout;
+mod many_machines;
 mod model;
 mod play;
 mod run;
+#[path = "../rundata/tests/seaweed/mod.rs"]
+mod seaweed;
 mod train;

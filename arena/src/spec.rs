@@ -1,7 +1,7 @@
 //! Players as written on the command line: `random`, `alphabeta:DEPTH` (or `alphabeta:SECONDSs`, or
 //! `alphabeta` alone for the match's time per move),
 //! `mcts:CHECKPOINT[:PLAYOUTS]` and `policy:CHECKPOINT`, where CHECKPOINT is a checkpoint file or
-//! a run directory (meaning the net its `best.json` names).
+//! a run directory (meaning the net its best-net pointer names).
 
 use crate::error::ArenaError;
 use rundata::RunDir;
@@ -122,7 +122,7 @@ impl NetSource {
                     Err(bad(format!("the run's best net {} is missing", checkpoint.display())))
                 }
                 None => Err(bad(format!(
-                    "run directory {} has no best net yet (no best.json)",
+                    "run directory {} has no best net yet (no pointer in best/)",
                     path.display()
                 ))),
             };

@@ -1,49 +1,28 @@
 //! Evaluation inside a run (`[eval]`): the best net plays each fixed opponent over the same
 //! ballots after a promotion (at most every `every_minutes`), and once more at the end of the run
-//! for the final net. Each result goes to `RUN/eval.jsonl` (one record per net and opponent), its
-//! games to `games/results.jsonl` (so the ladder rates the run against the anchors), TensorBoard
+//! for the final net. Each result goes to the evaluation log `RUN/eval.jsonl` (one record per net
+//! and opponent; on S3 objects under `eval/`), its games to the results log
+//! `games/results.jsonl` (so the ladder rates the run against the anchors), TensorBoard
 //! (`eval/<opponent>/score`, `.../elo`, `.../elo_low`, `.../elo_high`) and the progress output.
 
 use crate::config::RunConfig;
-use crate::run_state::unix_now;
+use crate::records::{append_records, read_records};
+use crate::run_state::{fetch_net, unix_now};
 use anyhow::{Context, Result};
-use arena::{
-    append_results, play_anchor, Entrant, EvalRecord, NetOptions, NetSource, PlayerSpec,
-    ResultRecord,
-};
+use arena::{play_anchor, Entrant, EvalRecord, NetOptions, NetSource, PlayerSpec, ResultRecord};
 use egdb::Tables;
-use rundata::{BestNet, RunDir};
+use rundata::{BestNet, CachedRun, Log};
 use std::sync::Arc;
 use train::TbLogger;
 
-/// The evaluation log's name in the run directory.
-pub const EVAL_FILE: &str = "eval.jsonl";
-
 /// Every evaluation record of the run, oldest first; a damaged line is reported and skipped.
-pub fn read_evaluations(run: &RunDir) -> Result<Vec<EvalRecord>> {
-    let path = run.root().join(EVAL_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    let mut records = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        match serde_json::from_str(line) {
-            Ok(record) => records.push(record),
-            Err(e) => eprintln!(
-                "warning: {} line {}: not an evaluation record ({e}); skipped",
-                path.display(),
-                i + 1
-            ),
-        }
-    }
-    Ok(records)
+pub fn read_evaluations(run: &CachedRun) -> Result<Vec<EvalRecord>> {
+    read_records(run, Log::Evaluations, "an evaluation record")
 }
 
 /// The opponents `best` has not played yet, when an evaluation is due: always at the end of the
 /// run (`last`), else when `every_minutes` have passed since the last evaluation.
-pub fn due(run: &RunDir, config: &RunConfig, best: &BestNet, last: bool) -> Result<Vec<String>> {
+pub fn due(run: &CachedRun, config: &RunConfig, best: &BestNet, last: bool) -> Result<Vec<String>> {
     let done = read_evaluations(run)?;
     let missing: Vec<String> = config
         .eval
@@ -67,7 +46,7 @@ fn opponent_is(record: &EvalRecord, spec: &str) -> bool {
 
 /// Plays `best` against each of `opponents` and records the results.
 pub fn evaluate(
-    run: &RunDir,
+    run: &CachedRun,
     config: &RunConfig,
     tables: Option<Arc<Tables>>,
     best: &BestNet,
@@ -83,8 +62,8 @@ pub fn evaluate(
         nets: Some(Arc::new(selfplay::TorchNetLoader)),
     };
     let net = NetSource {
-        checkpoint: run.root().join(&best.checkpoint),
-        run_dir: Some(run.root().to_path_buf()),
+        checkpoint: fetch_net(run, best)?,
+        run_dir: Some(run.run().root().to_path_buf()),
     };
     let playouts = (eval.playouts > 0).then_some(eval.playouts);
     let player = Entrant::load(&PlayerSpec::Mcts { net, playouts }, &options)?;
@@ -97,9 +76,8 @@ pub fn evaluate(
             play_anchor(&player, &opponent, &deck, rules, eval, config.seed, tables.clone())?;
         record.generation = best.generation;
         let results: Vec<ResultRecord> = games.iter().map(ResultRecord::of).collect();
-        append_results(&run.games_dir().join(arena::RESULTS_FILE), &results)?;
-        let line = format!("{}\n", serde_json::to_string(&record)?);
-        rundata::append_lines(&run.root().join(EVAL_FILE), &line)?;
+        append_records(run, Log::Results, &results)?;
+        append_records(run, Log::Evaluations, std::slice::from_ref(&record))?;
         log(tb, &record)?;
         println!("  {}", describe(&record));
     }

@@ -1,56 +1,47 @@
-//! The gate inside a run: the newest candidate plays the best net over the ballots; a promotion
-//! moves the best-net pointer atomically, and every gate is recorded in `RUN/gates.jsonl`.
+//! The gate: a candidate plays the best net over the ballots; a promotion creates the next
+//! generation's best-net pointer (create-if-absent, so of two evaluators only one promotes), and
+//! every gate is recorded in the run's gate log (`RUN/gates.jsonl`, on S3 objects under `gates/`).
 
 use crate::config::RunConfig;
+use crate::records::{append_records, read_records};
 use crate::run_state::{relative_to_run, unix_now};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use arena::{
-    append_results, run_gate, Contestant, Entrant, GateConfig, GateRecord, NetOptions, NetSource,
-    PlayerSpec, ResultRecord,
+    run_gate, Contestant, Entrant, GateConfig, GateRecord, NetOptions, NetSource, PlayerSpec,
+    ResultRecord,
 };
 use egdb::Tables;
-use rundata::{BestNet, RunDir};
+use rundata::{BestNet, CachedRun, Log, Promotion, RunDir};
 use std::path::Path;
 use std::sync::Arc;
 use train::{EvalFigures, TbLogger};
 
 /// The training step of the newest candidate that was gated (0 when none was).
-pub fn last_gated_step(run: &RunDir) -> Result<u64> {
+pub fn last_gated_step(run: &CachedRun) -> Result<u64> {
     Ok(read_gates(run)?.iter().filter_map(|g| g.candidate_step).max().unwrap_or(0))
 }
 
 /// Every gate record of the run, oldest first. A damaged line is reported and skipped.
-pub fn read_gates(run: &RunDir) -> Result<Vec<GateRecord>> {
-    let path = run.gates_file();
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    let mut records = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        match serde_json::from_str(line) {
-            Ok(record) => records.push(record),
-            Err(e) => eprintln!(
-                "warning: {} line {}: not a gate record ({e}); skipped",
-                path.display(),
-                i + 1
-            ),
-        }
-    }
-    Ok(records)
+pub fn read_gates(run: &CachedRun) -> Result<Vec<GateRecord>> {
+    read_records(run, Log::Gates, "a gate record")
 }
 
-/// Gates the candidate of training step `step` against `best`; promotes it if it wins the gate.
+/// Gates the candidate of training step `step` against `best` (whose net is in the cache);
+/// promotes it if it wins the gate and no other evaluator promoted a net for that generation
+/// first (then the record says it was not promoted).
 pub fn gate(
-    run: &RunDir,
+    cached: &CachedRun,
     config: &RunConfig,
     tables: Option<Arc<Tables>>,
     step: u64,
     best: &BestNet,
     tb: &mut TbLogger,
 ) -> Result<GateRecord> {
+    let run = cached.run();
     let candidate_path = train::candidate_path(&run.nets_dir(), step);
+    if let Some(key) = cached.key_of(&candidate_path) {
+        cached.fetch(&key)?;
+    }
     // With tables, the gate's searches take their positions as exact leaves and its games end
     // at the first one, as self-play's do.
     let options = NetOptions {
@@ -67,20 +58,29 @@ pub fn gate(
     println!("  gate: {} against {}", candidate.name(), opponent.name());
     let rules = config.selfplay.draw.into();
     let report = run_gate(&candidate, &opponent, &deck, rules, &gate_config, tables)?;
-    let record = report.record;
+    let mut record = report.record;
     if record.promoted {
         let promoted = BestNet {
             checkpoint: relative_to_run(run, &candidate_path),
             step,
             generation: best.generation + 1,
             promoted_at: unix_now(),
+            promoted_by: Some(rundata::process_token()),
         };
-        run.set_best(&promoted)?;
+        if let Promotion::AlreadyTaken { by } = cached.promote(&promoted)? {
+            println!(
+                "  gate: generation {} was taken first by {} (step {}): not promoted",
+                by.generation,
+                by.checkpoint.display(),
+                by.step
+            );
+            record.promoted = false;
+        }
     }
-    rundata::append_lines(&run.gates_file(), &format!("{}\n", serde_json::to_string(&record)?))?;
+    append_records(cached, Log::Gates, std::slice::from_ref(&record))?;
     let results: Vec<ResultRecord> = report.games.iter().map(ResultRecord::of).collect();
-    append_results(&run.games_dir().join(arena::RESULTS_FILE), &results)?;
-    let elo = ladder_elo(run, step)?;
+    append_records(cached, Log::Results, &results)?;
+    let elo = ladder_elo(cached, step)?;
     tb.evaluation(
         step,
         &EvalFigures {
@@ -108,8 +108,8 @@ pub fn gate(
 
 /// The ladder rating of the net of training step `step` over all the run's recorded games, and
 /// the anchor ([`arena::default_anchor`]); `None` when the fit cannot say.
-fn ladder_elo(run: &RunDir, step: u64) -> Result<Option<(arena::Rating, String)>> {
-    let results = arena::read_results(&run.games_dir().join(arena::RESULTS_FILE))?;
+fn ladder_elo(run: &CachedRun, step: u64) -> Result<Option<(arena::Rating, String)>> {
+    let results = arena::read_results(&run.sync(Log::Results)?)?;
     let anchor = arena::default_anchor(&results.records);
     let rating = arena::rate(&arena::linked_to(&results.records, &anchor), &anchor)
         .ok()

@@ -1,20 +1,24 @@
-//! `checkers-zero ladder RUN_DIR`: Elo ratings of every player in the run's recorded games
+//! `checkers-zero ladder RUN`: Elo ratings of every player in the run's recorded games (its
+//! results log, read through the store for an `s3://` run)
 //! (Bradley-Terry maximum likelihood, anchored), as a table and as plots of Elo against training
 //! step (`RUN/elo.svg`) and against wall time (`RUN/elo-time.svg`). With endgame tables, each
 //! net's value accuracy on them (`egdb acc`, from `RUN/train/egdb_accuracy.jsonl`) stands beside
 //! its rating.
 
 use anyhow::{Context, Result};
-use arena::{
-    default_anchor, elo_svg, linked_to, rate, read_results, run_results_file, XAxis, VIRTUAL_DRAWS,
-};
+use arena::{default_anchor, elo_svg, linked_to, rate, read_results, XAxis, VIRTUAL_DRAWS};
 use cli::match_cmd::signed;
 use cli::net_commands::LadderArgs;
-use rundata::RunDir;
+use rundata::{CachedRun, Log, RunDir};
 use std::path::{Path, PathBuf};
 
 pub fn run(args: LadderArgs) -> Result<()> {
-    let file = run_results_file(&args.run_dir)?;
+    if !args.run_dir.starts_with("s3://") {
+        RunDir::existing(&args.run_dir)?;
+    }
+    let cached = CachedRun::open(&args.run_dir, args.cache.as_deref(), "ladder")?;
+    let run = cached.run();
+    let file = cached.sync(Log::Results)?;
     let results = read_results(&file)?;
     for skipped in &results.skipped {
         eprintln!("warning: skipped {}", support::one_line(skipped));
@@ -45,7 +49,7 @@ pub fn run(args: LadderArgs) -> Result<()> {
         anchor
     );
     // The trainer's measurements on the endgame tables, when the run has them.
-    let endgame_file = RunDir::existing(&args.run_dir)?.train_dir().join(train::ENDGAME_LOG_FILE);
+    let endgame_file = run.train_dir().join(train::ENDGAME_LOG_FILE);
     let endgame = endgame_file
         .exists()
         .then(|| train::read_endgame_log(&endgame_file))
@@ -73,13 +77,13 @@ pub fn run(args: LadderArgs) -> Result<()> {
         });
         println!("{}", accuracy.map_or_else(String::new, |a| format!("  {a:>8}")));
     }
-    let plot = args.plot.unwrap_or_else(|| args.run_dir.join("elo.svg"));
+    let plot = args.plot.unwrap_or_else(|| run.root().join("elo.svg"));
     for (axis, path) in [(XAxis::Step, plot.clone()), (XAxis::Hours, time_plot(&plot))] {
         std::fs::write(&path, elo_svg(&ratings, axis))
             .with_context(|| format!("writing {}", path.display()))?;
         println!("plot: {}", path.display());
     }
-    let mut tb = train::TbLogger::create(&args.run_dir.join("tb").join("ladder"))?;
+    let mut tb = train::TbLogger::create(&run.tb_dir().join("ladder"))?;
     for r in &ratings {
         if let Some(step) = r.step {
             tb.scalar("ladder/elo", r.elo as f32, step)?;

@@ -8,14 +8,17 @@ mod budget;
 mod config;
 mod egdb_accuracy;
 mod evaluation;
+mod evaluator;
 mod export;
 mod gating;
 mod interrupt;
 mod ladder;
+mod records;
 mod run;
 mod run_state;
 mod selfplay;
 mod train;
+mod waiting;
 
 use clap::Parser;
 use cli::net_commands::NetCommand;
@@ -58,6 +61,7 @@ fn run(cli: Cli) -> c_int {
         Command::Net(NetCommand::Run(args)) => run::run(args),
         Command::Net(NetCommand::Selfplay(args)) => selfplay::run(args),
         Command::Net(NetCommand::Train(args)) => train::run(args),
+        Command::Net(NetCommand::Gate(args)) => evaluator::run(args),
         Command::Net(NetCommand::Export(args)) => export::run(args),
         Command::Net(NetCommand::Ladder(args)) => ladder::run(args),
         Command::Net(NetCommand::Bench(args)) => bench::run(args),

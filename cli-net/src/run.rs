@@ -10,42 +10,51 @@ use crate::interrupt;
 use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
 use crate::selfplay::{describe, play_games};
 use crate::train::{endgame_line, open_trainer, train_paid_steps, warn_damaged};
-use anyhow::Result;
+use anyhow::{bail, Result};
 use cli::net_commands::RunArgs;
 use rundata::RunDir;
 use train::{SelfPlayFigures, TbLogger};
 
 pub fn run(args: RunArgs) -> Result<()> {
     interrupt::install();
-    let (run, mut config) = open_run_args(&args.run)?;
+    let (cached, mut config) = open_run_args(&args.run, "run")?;
+    if cached.is_remote() {
+        bail!(
+            "{}: `run` is the one-machine loop and needs a local --run-dir; on object storage start \
+             the roles instead: `selfplay --follow`, `train --follow` and `gate --follow` (see \
+             docs/many-machines.md)",
+            cached.location()
+        );
+    }
+    let run = cached.run();
     let budget = &mut config.budget;
     budget.train_steps = args.train_steps.unwrap_or(budget.train_steps);
     budget.selfplay_games = args.selfplay_games.unwrap_or(budget.selfplay_games);
     budget.wall_minutes = args.wall_minutes.unwrap_or(budget.wall_minutes);
     config.validate()?;
     println!("run {} (config kept in {})", run.root().display(), run.config_file().display());
-    let mut progress = Progress::open(&run)?;
+    let mut progress = Progress::open(run)?;
     // The endgame tables (checked once) for the trainer, every self-play phase and every gate.
     let tables = config.egdb.load()?;
-    let mut trainer = open_trainer(&run, &config, tables.as_deref())?;
+    let mut trainer = open_trainer(run, &config, tables.as_deref())?;
     let mut tb = TbLogger::create(&run.tb_dir().join("run"))?;
     loop {
-        let best = ensure_best(&run, &config)?;
+        let best = ensure_best(&cached, &config)?;
         if interrupt::requested() {
             println!("stopped by Ctrl-C; run the same command again to resume");
             break;
         }
         // The newest candidate is gated before anything else (also after a resume).
-        if trainer.step() > last_gated_step(&run)?.max(best.step) {
-            gate(&run, &config, tables.clone(), trainer.step(), &best, &mut tb)?;
+        if trainer.step() > last_gated_step(&cached)?.max(best.step) {
+            gate(&cached, &config, tables.clone(), trainer.step(), &best, &mut tb)?;
             continue;
         }
         let spent = progress.spent();
         let limit = exhausted(&config.budget, &spent, trainer.step());
         // The best net against the fixed anchors: when due, and for the final net.
-        let opponents = evaluation::due(&run, &config, &best, limit.is_some())?;
+        let opponents = evaluation::due(&cached, &config, &best, limit.is_some())?;
         if !opponents.is_empty() {
-            evaluation::evaluate(&run, &config, tables.clone(), &best, &opponents, &mut tb)?;
+            evaluation::evaluate(&cached, &config, tables.clone(), &best, &opponents, &mut tb)?;
             progress.save()?;
         }
         if let Some(limit) = limit {
@@ -56,9 +65,10 @@ pub fn run(args: RunArgs) -> Result<()> {
         println!("generation {generation}: self-play with {}", best.checkpoint.display());
         let games = games_for_phase(&config.budget, &spent);
         let seed = phase_seed(config.seed, spent.games);
-        let report = play_games(&run, &config, tables.clone(), &best, games, seed, |written| {
-            progress.add_games(written)
-        })?;
+        let report =
+            play_games(run, &config, tables.clone(), &best, games, seed, None, |written| {
+                progress.add_games(written)
+            })?;
         tb.selfplay(trainer.step(), &figures(&report.totals))?;
         println!("  {}", describe(&report.totals));
         set_cpu_threads(&config, 1);
@@ -86,7 +96,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         progress.save()?;
     }
     progress.save()?;
-    print_outcome(&run)
+    print_outcome(run)
 }
 
 /// The seed of a self-play phase: the run's seed and how far the run is, so a resumed run

@@ -1,45 +1,56 @@
-//! Opening a run directory: its config (new or resumed), its first net, and nets loaded for
-//! inference on the configured device.
+//! Opening a run (a folder or `s3://bucket/prefix`, through this process's cache): its config
+//! (new or resumed), its best net, and nets loaded for inference on the configured device.
 
 use crate::config::RunConfig;
 use anyhow::{bail, Context, Result};
 use cli::net_commands::RunDirArgs;
 use model::{Inference, PolicyValueNet};
-use rundata::{BestNet, RunDir};
+use rundata::{BestNet, CachedRun, Created, Promotion, RunDir};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Opens the run the flags name (see [`open_run`]).
-pub fn open_run_args(args: &RunDirArgs) -> Result<(RunDir, RunConfig)> {
-    open_run(&args.run_dir, args.config.as_deref())
+/// Opens the run the flags name for a process of `role` (see [`open_run`]).
+pub fn open_run_args(args: &RunDirArgs, role: &str) -> Result<(CachedRun, RunConfig)> {
+    let run = CachedRun::open(&args.run_dir, args.cache.as_deref(), role)?;
+    let config = open_run(&run, args.config.as_deref())?;
+    Ok((run, config))
 }
 
-/// Opens the run at `run_dir`. A new run takes `config` (or `configs/default.toml`) and keeps a copy;
+/// The config of `run`. A new run takes `config` (or `configs/default.toml`) and keeps a copy;
 /// an existing run uses its own copy, and a `config` given too must say the same (budgets aside).
-pub fn open_run(run_dir: &Path, config: Option<&Path>) -> Result<(RunDir, RunConfig)> {
-    let run = RunDir::create(run_dir)?;
+/// Of processes starting one S3 run at once, the first to store its copy sets the config.
+pub fn open_run(cached: &CachedRun, config: Option<&Path>) -> Result<RunConfig> {
+    let run = cached.run();
     let saved = run.config_file();
-    if saved.exists() {
-        let kept = RunConfig::load(&saved)?;
-        if let Some(path) = config {
-            let given = RunConfig::load(path)?;
-            if (RunConfig { budget: kept.budget, ..given }) != kept {
-                bail!(
-                    "{} was started with a different config than {}: resume without --config, \
-                     or start a new run with another --run-dir",
-                    run_dir.display(),
-                    path.display()
-                );
-            }
-            return Ok((run, RunConfig { budget: given.budget, ..kept }));
+    if cached.is_remote() {
+        if let Some(bytes) = cached.store().get("config.toml")? {
+            rundata::write_atomic(&saved, &bytes)?;
         }
-        return Ok((run, kept));
     }
-    let path =
-        config.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("configs/default.toml"));
-    let config = RunConfig::load(&path)?;
-    rundata::write_atomic(&saved, provenance(&config).as_bytes())?;
-    Ok((run, config))
+    if !saved.exists() {
+        let path =
+            config.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("configs/default.toml"));
+        let config = RunConfig::load(&path)?;
+        rundata::write_atomic(&saved, provenance(&config).as_bytes())?;
+        if cached.publish(&saved)? == Created::New {
+            return Ok(config);
+        }
+        // Another process created the run first: its copy (now in the cache) rules.
+    }
+    let kept = RunConfig::load(&saved)?;
+    if let Some(path) = config {
+        let given = RunConfig::load(path)?;
+        if (RunConfig { budget: kept.budget, ..given }) != kept {
+            bail!(
+                "{} was started with a different config than {}: resume without --config, \
+                 or start a new run with another --run-dir",
+                cached.location(),
+                path.display()
+            );
+        }
+        return Ok(RunConfig { budget: given.budget, ..kept });
+    }
+    Ok(kept)
 }
 
 /// The resolved config as TOML, headed by comments naming the version and commit that wrote it.
@@ -57,23 +68,39 @@ pub fn unix_now() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
-/// The run's best net, creating the first one (seeded random weights, generation 0) if it has none.
-pub fn ensure_best(run: &RunDir, config: &RunConfig) -> Result<BestNet> {
-    if let Some(best) = run.best()? {
+/// The run's best net, in the cache, creating the first one (seeded random weights, generation
+/// 0) if the run has none.
+pub fn ensure_best(cached: &CachedRun, config: &RunConfig) -> Result<BestNet> {
+    if let Some(best) = cached.best()? {
+        fetch_net(cached, &best)?;
         return Ok(best);
     }
+    let run = cached.run();
     tch::manual_seed(config.seed as i64);
     let net = PolicyValueNet::new(&config.net, tch::Device::Cpu)?;
     let path = train::candidate_path(&run.nets_dir(), 0);
     model::checkpoint::save(&path, &net, 0, None, &Default::default())?;
+    cached.publish(&path)?;
     let best = BestNet {
         checkpoint: relative_to_run(run, &path),
         step: 0,
         generation: 0,
         promoted_at: unix_now(),
+        promoted_by: Some(rundata::process_token()),
     };
-    run.set_best(&best)?;
-    Ok(best)
+    match cached.promote(&best)? {
+        Promotion::Promoted => Ok(best),
+        Promotion::AlreadyTaken { by } => {
+            fetch_net(cached, &by)?;
+            Ok(by)
+        }
+    }
+}
+
+/// The checkpoint of `best` in the cache, downloaded first if need be.
+pub fn fetch_net(cached: &CachedRun, best: &BestNet) -> Result<PathBuf> {
+    let key = best.checkpoint.to_str().context("the best net's path is not UTF-8")?;
+    Ok(cached.fetch(key)?)
 }
 
 /// `path` relative to the run directory (as the best-net pointer records it).

@@ -1,37 +1,136 @@
 //! `checkers-zero selfplay`: self-play games with the run's best net into its trajectory shards.
-//! Several of these may run beside a `run` on the same run directory.
+//! Several of these may run beside a `run` on the same run directory, or on many machines on one
+//! S3 run: there each shard is written to the process's cache, then uploaded by an [`Uploader`]
+//! (kept on local disk while the store cannot be reached). With `--follow` it plays batch after
+//! batch and picks up each newly promoted net between two batches.
 
 use crate::interrupt;
-use crate::run_state::{ensure_best, load_inference, open_run_args, set_cpu_threads};
+use crate::run_state::{ensure_best, fetch_net, load_inference, open_run_args, set_cpu_threads};
+use crate::waiting::{retry, unreachable};
 use anyhow::Result;
 use cli::net_commands::SelfplayArgs;
 use cli::progress;
 use egdb::Tables;
-use rundata::{BestNet, RunDir};
-use selfplay::{NetEvaluator, Session, SessionReport, SessionTotals};
+use rundata::{BestNet, CachedRun, RunDir, Uploader};
+use selfplay::shard::list_shards;
+use selfplay::{NetEvaluator, Session, SessionReport, SessionTotals, ShardWritten};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a stopping process keeps trying to upload its last shards.
+const UPLOAD_PATIENCE: Duration = Duration::from_secs(60);
 
 pub fn run(args: SelfplayArgs) -> Result<()> {
     interrupt::install();
-    let (run, mut config) = open_run_args(&args.run)?;
+    let (cached, mut config) = retry("opening the run", || open_run_args(&args.run, "selfplay"))?;
     if let Some(workers) = args.workers {
         config.selfplay.workers = workers;
         config.validate()?;
     }
-    let best = ensure_best(&run, &config)?;
+    let cached = Arc::new(cached);
+    let uploader = cached.is_remote().then(|| start_uploader(&cached)).transpose()?;
+    let announce = |shard: &Path, games: u64| {
+        if let Some(uploader) = &uploader {
+            println!("shard {}: {games} games", file_name(shard));
+            uploader.send(outbox_batch(cached.run(), shard));
+        }
+    };
+    let mut best = retry("self-play waits for the best net", || ensure_best(&cached, &config))?;
     let games = args.games.unwrap_or(config.budget.games_per_generation);
     // Separate processes must not replay each other's games: mix the process into the seed.
     let seed = config.seed ^ (u64::from(std::process::id()) << 32) ^ crate::run_state::unix_now();
     let tables = config.egdb.load()?;
-    let report = play_games(&run, &config, tables, &best, games, seed, |_| Ok(()))?;
-    print_summary(&report);
-    Ok(())
+    let mut batch = 0;
+    let result = loop {
+        let seed = selfplay::worker::game_seed(seed, batch);
+        let played = play_games(
+            cached.run(),
+            &config,
+            tables.clone(),
+            &best,
+            games,
+            seed,
+            Some(&announce),
+            |_| Ok(()),
+        );
+        match played {
+            Ok(report) => print_summary(&report),
+            Err(e) => break Err(e),
+        }
+        batch += 1;
+        if !args.follow || interrupt::requested() {
+            break Ok(());
+        }
+        match newer_best(&cached, &best) {
+            Ok(Some(newer)) => best = newer,
+            Ok(None) => {}
+            Err(e) if unreachable(&e) => {
+                eprintln!(
+                    "store unreachable ({e:#}): self-play goes on with generation {}",
+                    best.generation
+                )
+            }
+            Err(e) => break Err(e),
+        }
+    };
+    if let Some(uploader) = uploader {
+        match uploader.finish(UPLOAD_PATIENCE) {
+            0 => println!("every shard is in {}", cached.location()),
+            kept => eprintln!(
+                "{kept} shards kept locally in {}: they are uploaded when self-play starts again with this cache",
+                cached.run().shards_dir().display()
+            ),
+        }
+    }
+    result
+}
+
+/// The run's best net when it is newer than `best`, in the cache.
+fn newer_best(cached: &CachedRun, best: &BestNet) -> Result<Option<BestNet>> {
+    let Some(newest) = cached.best()?.filter(|b| b.generation > best.generation) else {
+        return Ok(None);
+    };
+    fetch_net(cached, &newest)?;
+    let age = crate::run_state::unix_now().saturating_sub(newest.promoted_at);
+    println!(
+        "picked up generation {} ({}, promoted {age} s ago)",
+        newest.generation,
+        newest.checkpoint.display()
+    );
+    Ok(Some(newest))
+}
+
+/// The uploader of an S3 run's shards, with the shards an earlier process left in the cache.
+fn start_uploader(cached: &Arc<CachedRun>) -> Result<Uploader> {
+    let run = cached.run();
+    let leftovers: Vec<Vec<PathBuf>> = list_shards(&run.shards_dir())?
+        .iter()
+        .map(|shard| {
+            println!("outbox: shard {} left by an earlier start", file_name(shard));
+            outbox_batch(run, shard)
+        })
+        .collect();
+    Ok(Uploader::start(cached.clone(), leftovers))
+}
+
+/// A shard and its PDN file, the shard last: once it is in the store, so are its games.
+fn outbox_batch(run: &RunDir, shard: &Path) -> Vec<PathBuf> {
+    let stem = shard.file_stem().unwrap_or_default().to_string_lossy();
+    let pdn = run.games_dir().join(format!("{stem}.pdn"));
+    vec![pdn, shard.to_path_buf()]
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().unwrap_or_default().to_string_lossy().into_owned()
 }
 
 /// Plays `games` games with `best` (and the run's endgame `tables`, loaded once by the caller)
-/// into the run's shards, with a progress bar. `written(n)` is
+/// into the run's shards, with a progress bar. `shard_written` is told of each shard on disk;
+/// `written(n)` is
 /// called as soon as `n` more games are on disk in shards (so a caller can count them before a
 /// crash could forget them); its first error ends the session's counting and is returned.
+#[allow(clippy::too_many_arguments)]
 pub fn play_games(
     run: &RunDir,
     config: &crate::config::RunConfig,
@@ -39,12 +138,14 @@ pub fn play_games(
     best: &BestNet,
     games: u64,
     seed: u64,
+    shard_written: Option<ShardWritten>,
     mut written: impl FnMut(u64) -> Result<()>,
 ) -> Result<SessionReport> {
     set_cpu_threads(config, config.selfplay.workers);
     let net_path = run.root().join(&best.checkpoint);
     let generation = Some(best.generation);
-    let session = Session { run, config: &config.selfplay, seed, generation, tables };
+    let session =
+        Session { run, config: &config.selfplay, seed, generation, tables, shard_written };
     let bar = progress::bar(games, "games");
     bar.set_message(format!("generation {}", best.generation));
     let mut counted = Ok(0);

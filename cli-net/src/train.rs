@@ -1,41 +1,63 @@
 //! `checkers-zero train`: trains on a run's shards, resuming from its last training state, and
-//! writes candidate nets for the gate. With `--follow` it waits for new self-play data.
+//! writes candidate nets for the gate. With `--follow` it waits for new self-play data and writes
+//! a candidate every `checkpoint_every` steps. On an S3 run it downloads the shards it lacks into
+//! its cache before each look at them, and uploads its candidates to `nets/`; its training state
+//! stays in its cache.
 
 use crate::config::RunConfig;
 use crate::interrupt;
 use crate::run_state::open_run_args;
+use crate::waiting::{retry, sleep};
 use anyhow::{bail, Result};
 use cli::net_commands::TrainArgs;
 use cli::progress;
 use egdb::Tables;
-use rundata::RunDir;
+use rundata::{CachedRun, RunDir};
 use std::time::Duration;
 use train::{EndgameSet, StepOutcome, TrainPaths, Trainer};
 
 pub fn run(args: TrainArgs) -> Result<()> {
     interrupt::install();
-    let (run, config) = open_run_args(&args.run)?;
+    let (cached, config) = retry("opening the run", || open_run_args(&args.run, "train"))?;
+    let run = cached.run();
     crate::run_state::set_cpu_threads(&config, 1);
     let tables = config.egdb.load()?;
-    let mut trainer = open_trainer(&run, &config, tables.as_deref())?;
+    let mut trainer = open_trainer(run, &config, tables.as_deref())?;
     let limit = trainer.step().saturating_add(args.steps.unwrap_or(u64::MAX));
     let start = trainer.step();
+    let mut saved = start;
     loop {
-        warn_damaged(&trainer.refresh()?);
+        retry("the trainer waits for shards", || Ok(cached.download_new("shards")?))?;
+        let refresh = trainer.refresh()?;
+        warn_damaged(&refresh);
+        if refresh.shards > 0 {
+            println!(
+                "replay: {} shards read ({} positions in the window)",
+                trainer.replay().added().len(),
+                trainer.replay().len()
+            );
+        }
         let trained = train_paid_steps(&mut trainer, limit)?;
+        if args.follow && trainer.step() >= saved + trainer.config().checkpoint_every {
+            checkpoint(&cached, &mut trainer)?;
+            saved = trainer.step();
+        }
         if interrupt::requested() || trainer.step() >= limit || (!args.follow && trained == 0) {
             break;
         }
         if trained == 0 {
-            std::thread::sleep(Duration::from_secs(2));
+            sleep(Duration::from_secs(2));
         }
     }
+    if trainer.step() > saved {
+        checkpoint(&cached, &mut trainer)?;
+    }
     if trainer.step() > start {
-        let state = trainer.checkpoint()?;
-        if let Some(line) = endgame_line(&mut trainer) {
-            println!("{line}");
-        }
-        println!("trained steps {start}..{}; state {}", trainer.step(), state.display());
+        println!(
+            "trained steps {start}..{}; state in {}",
+            trainer.step(),
+            run.train_dir().display()
+        );
     } else {
         println!(
             "nothing to train: the window holds {} positions ({} needed first), {} steps are paid for and {} are done",
@@ -44,6 +66,22 @@ pub fn run(args: TrainArgs) -> Result<()> {
             trainer.steps_paid(),
             trainer.step()
         );
+    }
+    Ok(())
+}
+
+/// Writes a checkpoint (a candidate net and the training state) and uploads the candidates the
+/// store lacks; while the store is unreachable they wait in the cache for the next checkpoint.
+fn checkpoint(cached: &CachedRun, trainer: &mut Trainer) -> Result<()> {
+    let state = trainer.checkpoint()?;
+    if let Some(line) = endgame_line(trainer) {
+        println!("{line}");
+    }
+    match cached.publish_new("nets") {
+        Ok(_) => println!("checkpoint at step {}: {}", trainer.step(), state.display()),
+        Err(e) => {
+            eprintln!("warning: candidates kept in the cache for now: {}", support::one_line(&e))
+        }
     }
     Ok(())
 }

@@ -3,28 +3,43 @@
 //!
 //! ```text
 //! RUN/config.toml     the resolved config, version and git hash
-//! RUN/best.json       the best-net pointer (written atomically; only the gate moves it)
+//! RUN/best/           the best-net pointers, one per generation (gen-000003.json), each
+//!                     created once and never replaced; the newest is the best net
+//! RUN/best.json       the single pointer of the old layout: still read, no longer written
 //! RUN/nets/           candidate nets written by the trainer
 //! RUN/train/          the trainer's own state (net, optimizer, step) for resuming
 //! RUN/train/egdb_accuracy.jsonl  with endgame tables: the value head measured on them, per checkpoint
 //! RUN/shards/         trajectory shards from self-play
 //! RUN/games/          self-play and match games as PDN, game results as JSON lines
-//! RUN/gates.jsonl     one record per gate decision
+//!                     (results.jsonl; on S3 one object per batch under games/results/)
+//! RUN/gates.jsonl     one record per gate decision (on S3: one object each under gates/)
+//! RUN/eval.jsonl      one record per evaluation against a fixed opponent (on S3: under eval/)
 //! RUN/tb/             TensorBoard event files
 //! ```
 //!
 //! [`Store`] holds the same run in a local folder or in S3-compatible object storage, with the
-//! best-net pointer as one immutable object per generation (`RUN/best/gen-000003.json`).
+//! best-net pointer as one immutable object per generation (`RUN/best/gen-000003.json`) on both.
+//! [`CachedRun`] is a run as one process sees it: its store and the local folder it works in;
+//! [`Uploader`] sends finished files from that folder to the store, keeping them while it cannot.
 
+mod cached;
+mod log;
+mod outbox;
 mod store;
 
+pub use cached::CachedRun;
+pub use log::Log;
+pub use outbox::Uploader;
 pub use store::{Created, Problem, Promotion, Store, StoreError};
 
 use serde::{Deserialize, Serialize};
+use std::collections::hash_map::RandomState;
 use std::fs;
+use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Errors reading or writing the run directory, naming the path.
 #[derive(Debug, thiserror::Error)]
@@ -37,17 +52,21 @@ pub enum RunDirError {
         /// What the operating system said.
         source: io::Error,
     },
-    /// `best.json` is not a best-net pointer.
-    #[error("{path}: not a valid best-net pointer")]
-    BadPointer {
-        /// The pointer file.
-        path: PathBuf,
-        /// Why it does not parse.
-        source: serde_json::Error,
+    /// The run's store (where the best-net pointers live, and an S3 run's files) failed (boxed:
+    /// it is much larger than the other variants).
+    #[error(transparent)]
+    Store(Box<StoreError>),
+    /// A file the run should hold is not in its store.
+    #[error("{location}: {key} does not exist")]
+    Missing {
+        /// The store's location.
+        location: String,
+        /// The missing key.
+        key: String,
     },
 }
 
-/// The best net of a run, as recorded in `RUN/best.json`.
+/// The best net of a run, as recorded in its pointer (`RUN/best/gen-NNNNNN.json`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BestNet {
@@ -59,6 +78,10 @@ pub struct BestNet {
     pub generation: u32,
     /// Seconds since the Unix epoch when it was promoted.
     pub promoted_at: u64,
+    /// The process that promoted it ([`process_token`]), which tells a retried promotion from
+    /// a rival's for the same net in the same second; absent in older pointers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promoted_by: Option<String>,
 }
 
 /// A run directory on disk.
@@ -113,7 +136,7 @@ impl RunDir {
         self.root.join("config.toml")
     }
 
-    /// `RUN/best.json`: the best-net pointer.
+    /// `RUN/best.json`: the best-net pointer of the old layout, still read (see [`RunDir::best`]).
     pub fn best_file(&self) -> PathBuf {
         self.root.join("best.json")
     }
@@ -148,17 +171,10 @@ impl RunDir {
         self.root.join("tb")
     }
 
-    /// The best net, or `None` when the run has none yet.
+    /// The best net, or `None` when the run has none yet: the newest per-generation pointer, else
+    /// the old layout's `best.json` (see [`Store::best`]).
     pub fn best(&self) -> Result<Option<BestNet>, RunDirError> {
-        let path = self.best_file();
-        let text = match fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => return Err(RunDirError::Io { path, source }),
-        };
-        serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|source| RunDirError::BadPointer { path, source })
+        Ok(self.store()?.best()?)
     }
 
     /// The absolute path of the best net's checkpoint, or `None` when the run has none yet.
@@ -166,10 +182,19 @@ impl RunDir {
         Ok(self.best()?.map(|best| self.root.join(best.checkpoint)))
     }
 
-    /// Points the run at a new best net, atomically: readers see the old pointer or the new one.
-    pub fn set_best(&self, best: &BestNet) -> Result<(), RunDirError> {
-        let json = serde_json::to_vec_pretty(best).expect("a BestNet always serialises");
-        Ok(write_atomic(&self.best_file(), &json)?)
+    /// Makes `best` the best net for its generation unless another net was promoted for it
+    /// first (see [`Store::promote`]): the same scheme as an S3 run's.
+    pub fn promote(&self, best: &BestNet) -> Result<Promotion, RunDirError> {
+        Ok(self.store()?.promote(best)?)
+    }
+
+    /// The run directory as a store.
+    fn store(&self) -> Result<Store, RunDirError> {
+        let location = self.root.to_str().ok_or_else(|| RunDirError::Io {
+            path: self.root.clone(),
+            source: io::Error::other("not a UTF-8 path"),
+        })?;
+        Ok(Store::open(location)?)
     }
 }
 
@@ -183,6 +208,12 @@ pub struct WriteError {
     /// What the operating system said.
     #[source]
     pub source: io::Error,
+}
+
+impl From<StoreError> for RunDirError {
+    fn from(error: StoreError) -> RunDirError {
+        RunDirError::Store(Box::new(error))
+    }
 }
 
 impl From<WriteError> for RunDirError {
@@ -227,6 +258,36 @@ pub fn replace_atomic<E: From<WriteError>>(
     Ok(())
 }
 
+/// A file name unique across threads, processes and machines that sorts by `created_unix_ms`:
+/// `<millis>-<pid>-<random>.<extension>`.
+pub fn unique_name(created_unix_ms: u64, extension: &str) -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+    format!("{created_unix_ms:013}-{}-{:016x}.{extension}", std::process::id(), hasher.finish())
+}
+
+/// This process's token, the same for its whole life and unlike any other process's:
+/// `<pid>-<random>`.
+pub fn process_token() -> String {
+    static TOKEN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TOKEN
+        .get_or_init(|| {
+            let mut hasher = RandomState::new().build_hasher();
+            hasher.write_u128(
+                SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos()),
+            );
+            format!("{}-{:016x}", std::process::id(), hasher.finish())
+        })
+        .clone()
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn unix_millis() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
 /// Appends `text` (whole lines, each ending in a newline) to `path` in one write, and makes it
 /// durable. A last line cut short by a crash is closed first, so that it cannot swallow the first
 /// new line: readers skip the damaged line alone.
@@ -260,10 +321,27 @@ mod tests {
             step: 100,
             generation: 1,
             promoted_at: 5,
+            promoted_by: Some(process_token()),
         };
-        run.set_best(&best).unwrap();
-        assert_eq!(run.best().unwrap(), Some(best));
+        assert_eq!(run.promote(&best).unwrap(), Promotion::Promoted);
+        assert_eq!(run.best().unwrap(), Some(best.clone()));
+        // The same process promoting the same net again later (a retry): still its promotion;
+        // another process's: taken.
+        let later = BestNet { promoted_at: 6, ..best.clone() };
+        assert_eq!(run.promote(&later).unwrap(), Promotion::Promoted);
+        let rival = BestNet { promoted_by: Some("another".into()), ..later };
+        assert_eq!(run.promote(&rival).unwrap(), Promotion::AlreadyTaken { by: best.clone() });
+        assert!(run.root().join("best/gen-000001.json").is_file());
+        assert!(!run.best_file().exists(), "best.json is no longer written");
         assert!(run.best_checkpoint().unwrap().unwrap().ends_with("nets/step-000100.safetensors"));
+    }
+
+    #[test]
+    fn names_are_unique_and_sort_by_time() {
+        let names: std::collections::HashSet<_> =
+            (0..1000).map(|_| unique_name(42, "shard")).collect();
+        assert_eq!(names.len(), 1000);
+        assert!(unique_name(999, "shard") < unique_name(1000, "shard"));
     }
 
     #[test]

@@ -170,7 +170,7 @@ fn local(location: &str) -> Result<(Box<dyn ObjectStore>, Context), StoreError> 
     }
     std::fs::create_dir_all(location).map_err(|e| {
         let what = match e.kind() {
-            std::io::ErrorKind::AlreadyExists => "not a folder".to_string(),
+            std::io::ErrorKind::AlreadyExists => "not a directory".to_string(),
             _ => e.to_string(),
         };
         opening(Problem::Other(what))

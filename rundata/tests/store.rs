@@ -30,7 +30,7 @@ fn on_both_backends(prefix: &str, check: impl Fn(&Store)) {
 
 fn net(generation: u32, step: u64) -> BestNet {
     let checkpoint = format!("nets/step-{step:06}.safetensors").into();
-    BestNet { checkpoint, step, generation, promoted_at: 1_700_000_000 + step }
+    BestNet { checkpoint, step, generation, promoted_at: 1_700_000_000 + step, promoted_by: None }
 }
 
 fn json(best: &BestNet) -> Vec<u8> {
@@ -161,7 +161,9 @@ fn the_old_best_json_still_reads_on_both_backends() {
 #[test]
 fn an_old_run_directory_reads_through_the_store() {
     let dir = tempfile::tempdir().unwrap();
-    RunDir::create(dir.path()).unwrap().set_best(&net(3, 300)).unwrap();
+    let run = RunDir::create(dir.path()).unwrap();
+    std::fs::write(run.best_file(), json(&net(3, 300))).unwrap();
+    assert_eq!(run.best().unwrap(), Some(net(3, 300)));
     let store = Store::open(dir.path().to_str().unwrap()).unwrap();
     assert_eq!(store.best().unwrap(), Some(net(3, 300)));
 }
@@ -316,4 +318,18 @@ fn secrets_never_appear_in_errors() {
     let e = e.unwrap_err();
     check(format!("{e} / {e:?}"));
     assert_eq!(seen.len(), 26);
+}
+
+#[test]
+fn a_stopped_server_is_unreachable_and_its_data_is_back_after_a_restart() {
+    let server = seaweed::Seaweed::start();
+    let location = format!("s3://{}/restart", seaweed::BUCKET);
+    let store = Store::open_with_env(&location, server.env()).unwrap();
+    store.put("shards/1.shard", b"one").unwrap();
+    server.stop();
+    let e = store.get("shards/1.shard").unwrap_err();
+    assert!(matches!(e.problem(), Problem::Unreachable { .. }), "{e}");
+    assert!(message(&e).contains("shards/1.shard"), "{e}");
+    server.restart();
+    assert_eq!(store.get("shards/1.shard").unwrap().unwrap(), b"one");
 }

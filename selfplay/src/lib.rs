@@ -10,4 +10,4 @@ pub mod worker;
 
 pub use config::{DrawConfig, SelfPlayConfig, SelfPlayConfigError};
 pub use net_evaluator::{served, NetEvaluator, TorchNetLoader, PLAYERS_MAX_BATCH};
-pub use session::{Session, SessionError, SessionReport, SessionTotals};
+pub use session::{Session, SessionError, SessionReport, SessionTotals, ShardWritten};

@@ -9,6 +9,7 @@ use draughts::{Color, GameResult, PdnGame};
 use egdb::Tables;
 use rundata::RunDir;
 use search::{DecisionRecord, Evaluator, GameEnd, GameRecord, SearchError};
+use std::path::Path;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
@@ -113,7 +114,13 @@ pub struct Session<'a> {
     /// Endgame tables the searches take as exact leaves, and that end the games when
     /// `config.adjudicate_egdb` is set.
     pub tables: Option<Arc<Tables>>,
+    /// Called with each shard's path and the games it holds, once it is on disk (its PDN file,
+    /// when written, is already there): e.g. to upload it.
+    pub shard_written: Option<ShardWritten<'a>>,
 }
+
+/// Told of each shard once it is on disk: its path and the games it holds.
+pub type ShardWritten<'a> = &'a dyn Fn(&Path, u64);
 
 impl Session<'_> {
     /// Plays `games` games. `make_evaluator(worker)` runs on each worker's thread and builds its
@@ -208,6 +215,9 @@ impl Session<'_> {
         }
         let written = pending.len() as u64;
         pending.clear();
+        if let Some(shard_written) = self.shard_written {
+            shard_written(&shard, written);
+        }
         Ok(written)
     }
 }
@@ -260,8 +270,14 @@ mod tests {
         config.mcts.playout_cap.full_visits = 8;
         config.mcts.playout_cap.cheap_visits = 2;
         config.draw.max_plies = 40;
-        let session =
-            Session { run: &run, config: &config, seed: 3, generation: Some(0), tables: None };
+        let session = Session {
+            run: &run,
+            config: &config,
+            seed: 3,
+            generation: Some(0),
+            tables: None,
+            shard_written: None,
+        };
         let mut calls = 0;
         let report = session
             .play(5, |_| Ok::<_, String>(UniformEvaluator), &|| false, |_| calls += 1)
@@ -299,8 +315,16 @@ mod tests {
         config.mcts.playout_cap.full_visits = 4;
         config.mcts.playout_cap.cheap_visits = 2;
         config.draw.max_plies = 20;
-        let session =
-            Session { run: &run, config: &config, seed: 5, generation: None, tables: None };
+        let shards = std::cell::RefCell::new(Vec::new());
+        let announce = |path: &Path, games| shards.borrow_mut().push((path.to_path_buf(), games));
+        let session = Session {
+            run: &run,
+            config: &config,
+            seed: 5,
+            generation: None,
+            tables: None,
+            shard_written: Some(&announce),
+        };
         let mut seen = Vec::new();
         let report = session
             .play(
@@ -318,6 +342,9 @@ mod tests {
             .unwrap();
         assert_eq!(seen, [0, 2, 2, 4, 4]);
         assert_eq!(report.totals.written, 5);
+        let announced: Vec<u64> = shards.borrow().iter().map(|(_, games)| *games).collect();
+        assert_eq!(announced, [2, 2, 1], "each shard is announced once, with its games");
+        assert!(shards.borrow().iter().all(|(path, _)| path.is_file()));
     }
 
     #[test]
@@ -325,8 +352,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let run = RunDir::create(dir.path()).unwrap();
         let config = SelfPlayConfig::default();
-        let session =
-            Session { run: &run, config: &config, seed: 0, generation: None, tables: None };
+        let session = Session {
+            run: &run,
+            config: &config,
+            seed: 0,
+            generation: None,
+            tables: None,
+            shard_written: None,
+        };
         let err = session
             .play(1, |_| Err::<UniformEvaluator, _>("no net".to_string()), &|| false, |_| {})
             .unwrap_err();

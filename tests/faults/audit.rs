@@ -85,10 +85,26 @@ pub fn audit(root: &Path) -> Audit {
             audit.problems.push(format!("{}: unexpected file", path.display()));
         }
     }
+    // The per-generation best-net pointers (and the old layout's best.json, read too).
+    let pointers = files(&run.root().join("best"), &mut audit);
+    for path in &pointers {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        match serde_json::from_str::<BestNet>(&text) {
+            Ok(best) if name(path) == format!("gen-{:06}.json", best.generation) => {}
+            Ok(best) => audit.problems.push(format!(
+                "{}: names generation {}",
+                path.display(),
+                best.generation
+            )),
+            Err(e) => audit.problems.push(format!("{}: {e}", path.display())),
+        }
+    }
+    if !pointers.is_empty() || run.best_file().exists() {
+        check_best(&run, &net, &mut audit);
+    }
     for path in files(run.root(), &mut audit) {
         match name(&path).as_str() {
-            "config.toml" => {}
-            "best.json" => check_best(&run, &net, &mut audit),
+            "config.toml" | "best.json" => {}
             "progress.json" => match serde_json::from_str::<serde_json::Value>(
                 &std::fs::read_to_string(&path).unwrap_or_default(),
             ) {
@@ -111,7 +127,9 @@ fn check_best(run: &RunDir, net: &NetConfig, audit: &mut Audit) {
         Ok(Some(best)) => {
             let path = run.root().join(&best.checkpoint);
             if let Err(e) = model::checkpoint::load(&path, Some(net), Device::Cpu) {
-                audit.problems.push(format!("best.json names a net that does not load: {e}"));
+                audit
+                    .problems
+                    .push(format!("the best-net pointer names a net that does not load: {e}"));
             }
             audit.best = Some(best);
         }

@@ -128,5 +128,5 @@ fn assert_kept(before: &Audit, after: &Audit) {
     );
     let generation = |a: &Audit| a.best.as_ref().map(|b| b.generation);
     assert!(generation(after) >= generation(before), "the best net went back");
-    assert!(before.best.is_none() || after.best.is_some(), "best.json disappeared");
+    assert!(before.best.is_none() || after.best.is_some(), "the best-net pointer disappeared");
 }

@@ -108,7 +108,8 @@ fn a_damaged_best_net_is_refused_by_name() {
         last.starts_with("error: ") && last.contains(&*best.file_name().unwrap().to_string_lossy()),
         "{err}"
     );
-    // A damaged pointer too.
+    // A damaged pointer too (of the old layout, which is still read).
+    std::fs::remove_dir_all(run.join("best")).unwrap();
     std::fs::write(run.join("best.json"), "{\"checkpoint\": \"nets/").unwrap();
     let (ok, _, err) = run_to_end(&["run", "--run-dir", arg(&run)]);
     assert!(!ok && err.lines().last().unwrap().contains("best.json"), "{err}");

@@ -11,11 +11,12 @@ use std::process::Command;
 /// Every file of the run's last good state (training states, nets, best-net pointer) and its bytes.
 fn state_files(run: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
-    for dir in ["train", "nets", "."] {
+    for dir in ["train", "nets", ".", "best"] {
         for entry in std::fs::read_dir(run.join(dir)).unwrap() {
             let path = entry.unwrap().path();
             if path.is_file() && path.extension().is_some_and(|e| e == "safetensors")
                 || path.ends_with("best.json")
+                || dir == "best"
             {
                 files.insert(path.display().to_string(), std::fs::read(&path).unwrap());
             }

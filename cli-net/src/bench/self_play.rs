@@ -124,7 +124,14 @@ fn play_rounds(
         (0, 0, WorkerStats::default(), Duration::ZERO);
     let start = Instant::now();
     while rounds == 0 || start.elapsed() < duration {
-        let session = Session { run: &run, config, seed: rounds, generation: None, tables: None };
+        let session = Session {
+            run: &run,
+            config,
+            seed: rounds,
+            generation: None,
+            tables: None,
+            shard_written: None,
+        };
         let report = session.play(games_per_round, make_evaluator, &|| false, &mut *progress)?;
         stats.add(&report.workers);
         games += report.totals.games;

@@ -26,7 +26,9 @@ pub enum Promotion {
 impl Store {
     /// Makes `best` the run's best net for generation `best.generation` (the caller's choice,
     /// normally the current best's plus one), unless a net was already promoted for it. A request
-    /// retried after its first try went through finds its own pointer, and counts as promoted.
+    /// retried after its first try went through finds its own pointer, and counts as promoted;
+    /// so does a promotion of the same net by the same process ([`BestNet::promoted_by`]) made
+    /// again later, e.g. after the store went away between the promotion and its record.
     pub fn promote(&self, best: &BestNet) -> Result<Promotion, StoreError> {
         let key = format!("{POINTERS}/gen-{:06}.json", best.generation);
         let json = serde_json::to_vec_pretty(best).expect("a BestNet always serialises");
@@ -34,7 +36,7 @@ impl Store {
             return Ok(Promotion::Promoted);
         }
         match self.pointer(&key)? {
-            Some(by) if by == *best => Ok(Promotion::Promoted),
+            Some(by) if by == *best || same_promotion(&by, best) => Ok(Promotion::Promoted),
             Some(by) => Ok(Promotion::AlreadyTaken { by }),
             None => Err(self.context.error(
                 format!("reading {key}"),
@@ -71,6 +73,13 @@ impl Store {
             self.context.error(format!("reading {key}"), Problem::BadPointer(e.to_string()))
         })
     }
+}
+
+/// Whether `a` and `b` promote the same net for the same generation, by the same process.
+fn same_promotion(a: &BestNet, b: &BestNet) -> bool {
+    a.promoted_by.is_some()
+        && (&a.checkpoint, a.step, a.generation, &a.promoted_by)
+            == (&b.checkpoint, b.step, b.generation, &b.promoted_by)
 }
 
 /// The generation a pointer's key names: `best/gen-000003.json` is generation 3.

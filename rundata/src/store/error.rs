@@ -21,6 +21,12 @@ impl StoreError {
     pub fn problem(&self) -> &Problem {
         &self.problem
     }
+
+    /// Whether the store may answer if asked again later: it was unreachable, or its server
+    /// failed (5xx). Roles wait these out; every other problem is final.
+    pub fn is_transient(&self) -> bool {
+        matches!(self.problem, Problem::Unreachable { .. } | Problem::NotServing { .. })
+    }
 }
 
 /// What failed, in words for the one-line message.
@@ -44,6 +50,15 @@ pub enum Problem {
         /// The endpoint's URL.
         endpoint: String,
         /// What the connection attempt ended with.
+        cause: String,
+    },
+    /// The endpoint answered with a server error (5xx: internal error, unavailable, slow down),
+    /// even after the retries: a server that is starting, overloaded or failing.
+    #[error("{endpoint} is not serving requests: {cause} (gave up after retrying)")]
+    NotServing {
+        /// The endpoint's URL.
+        endpoint: String,
+        /// The server's error code and message.
         cause: String,
     },
     /// The bucket does not exist.
@@ -121,6 +136,9 @@ impl Context {
             let endpoint = self.endpoint.clone();
             return Problem::Unreachable { endpoint, cause: self.clean(&cause) };
         }
+        if server_failure(&text) {
+            return Problem::NotServing { endpoint: self.endpoint.clone(), cause: summary };
+        }
         match e {
             object_store::Error::PermissionDenied { .. }
             | object_store::Error::Unauthenticated { .. } => Problem::AccessDenied(summary),
@@ -147,9 +165,30 @@ fn transport_failure(e: &object_store::Error) -> Option<String> {
     (http.kind() != HttpErrorKind::Decode).then(|| chain().last().unwrap().to_string())
 }
 
+/// Whether the error's text (object_store keeps the status and the S3 error body there, not in a
+/// type it exports) says the server answered with a 5xx status: it may serve again soon.
+fn server_failure(text: &str) -> bool {
+    const SERVER_CODES: [&str; 3] = ["InternalError", "ServiceUnavailable", "SlowDown"];
+    text.contains("non-2xx status code: 5")
+        || xml_tag(text, "Code").is_some_and(|code| SERVER_CODES.contains(&code))
+}
+
 /// The text of the first `<name>...</name>` in `text`.
 fn xml_tag<'a>(text: &'a str, name: &str) -> Option<&'a str> {
     let start = text.find(&format!("<{name}>"))? + name.len() + 2;
     let len = text[start..].find(&format!("</{name}>"))?;
     Some(&text[start..start + len])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::server_failure;
+
+    #[test]
+    fn server_errors_are_told_from_other_failures() {
+        assert!(server_failure("Server returned non-2xx status code: 503 Service Unavailable: "));
+        assert!(server_failure("error response: <Error><Code>InternalError</Code></Error>"));
+        assert!(!server_failure("error response: <Error><Code>AccessDenied</Code></Error>"));
+        assert!(!server_failure("Server returned non-2xx status code: 404 Not Found: "));
+    }
 }

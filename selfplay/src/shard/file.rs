@@ -19,13 +19,9 @@ use super::record::{Records, FIXED_BYTES};
 use super::ShardError;
 use crate::sample::Sample;
 use rundata::write_atomic;
-use std::collections::hash_map::RandomState;
 use std::fs;
-use std::hash::{BuildHasher, Hasher};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The first 8 bytes of every shard file.
 pub const MAGIC: [u8; 8] = *b"CKZSHARD";
@@ -50,7 +46,7 @@ pub struct ShardHeader {
 impl ShardHeader {
     /// A header stamped now.
     pub fn now(writer_id: u64, generation: Option<u32>) -> ShardHeader {
-        ShardHeader { created_unix_ms: unix_millis(), writer_id, generation }
+        ShardHeader { created_unix_ms: rundata::unix_millis(), writer_id, generation }
     }
 }
 
@@ -97,7 +93,7 @@ pub fn write_shard(
             max: samples.len() * MAX_SHARD_BYTES as usize / bytes.len(),
         });
     }
-    let path = dir.join(unique_name(header.created_unix_ms));
+    let path = dir.join(rundata::unique_name(header.created_unix_ms, super::SHARD_EXTENSION));
     write_atomic(&path, &bytes)?;
     Ok(path)
 }
@@ -180,25 +176,6 @@ fn parse(path: &Path, mut bytes: Vec<u8>) -> Result<Shard, ShardError> {
     Ok(Shard { path: path_buf(), header, records })
 }
 
-fn unix_millis() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
-}
-
-/// `<unix-millis>-<pid>-<random>.shard`: sorts by time; the pid and 64 random bits (a per-process
-/// random hash key over a process-wide counter and the clock) keep writers apart.
-fn unique_name(created_unix_ms: u64) -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut hasher = RandomState::new().build_hasher();
-    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    hasher.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
-    format!(
-        "{created_unix_ms:013}-{}-{:016x}.{}",
-        std::process::id(),
-        hasher.finish(),
-        super::SHARD_EXTENSION
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,12 +253,5 @@ mod tests {
         let crc = crc32fast::hash(&bytes[..crc_at]);
         bytes[crc_at..].copy_from_slice(&crc.to_le_bytes());
         assert!(error_for(&bytes).contains("claims 4294967295 samples"));
-    }
-
-    #[test]
-    fn names_are_unique_and_sort_by_time() {
-        let names: std::collections::HashSet<_> = (0..1000).map(|_| unique_name(42)).collect();
-        assert_eq!(names.len(), 1000);
-        assert!(unique_name(999) < unique_name(1000));
     }
 }

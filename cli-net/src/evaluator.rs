@@ -1,0 +1,84 @@
+//! `checkers-zero gate`: the evaluator role. It gates the newest candidate the trainer published
+//! (in the run's `nets/`) against the best net, promotes through the store (create-if-absent per
+//! generation, so of several evaluators exactly one promotes each generation), records the gate
+//! and its games, and plays the fixed anchors of `[eval]` when due. With `--follow` it waits for
+//! the next candidate; on an S3 run it waits out an unreachable store.
+
+use crate::config::RunConfig;
+use crate::evaluation;
+use crate::gating::{gate, last_gated_step};
+use crate::interrupt;
+use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
+use crate::waiting::{retry, sleep};
+use anyhow::Result;
+use cli::net_commands::GateArgs;
+use rundata::{BestNet, CachedRun};
+use std::time::Duration;
+use train::TbLogger;
+
+/// How long a following evaluator waits between two looks for a new candidate.
+const POLL: Duration = Duration::from_secs(2);
+
+pub fn run(args: GateArgs) -> Result<()> {
+    interrupt::install();
+    let (cached, config) = retry("opening the run", || open_run_args(&args.run, "gate"))?;
+    set_cpu_threads(&config, 1);
+    let tables = config.egdb.load()?;
+    let mut tb = TbLogger::create(&cached.run().tb_dir().join("gate"))?;
+    let mut gated = 0;
+    while !interrupt::requested() {
+        let waiting = "the evaluator waits";
+        let (best, candidate) = retry(waiting, || next_candidate(&cached, &config))?;
+        if let Some(step) = candidate {
+            retry(waiting, || gate(&cached, &config, tables.clone(), step, &best, &mut tb))?;
+            gated += 1;
+            continue;
+        }
+        let opponents = retry(waiting, || evaluation::due(&cached, &config, &best, false))?;
+        if !opponents.is_empty() {
+            let evaluate = || {
+                evaluation::evaluate(&cached, &config, tables.clone(), &best, &opponents, &mut tb)
+            };
+            retry(waiting, evaluate)?;
+        }
+        if !args.follow {
+            break;
+        }
+        sleep(POLL);
+    }
+    println!("gated {gated} candidates");
+    Ok(())
+}
+
+/// The best net (in the cache) and the newest candidate's step, when one newer than the best
+/// net and the last gated candidate is in the store.
+fn next_candidate(cached: &CachedRun, config: &RunConfig) -> Result<(BestNet, Option<u64>)> {
+    let best = ensure_best(cached, config)?;
+    let done = last_gated_step(cached)?.max(best.step);
+    let newest = cached.store().list("nets")?.iter().filter_map(|key| candidate_step(key)).max();
+    Ok((best, newest.filter(|&step| step > done)))
+}
+
+/// The training step a candidate's key names: `nets/step-0000000120.safetensors` is 120.
+fn candidate_step(key: &str) -> Option<u64> {
+    let name = key.rsplit('/').next()?;
+    name.strip_prefix("step-")?.strip_suffix(".safetensors")?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidate_keys_name_their_step_and_nothing_else_does() {
+        let key = train::candidate_path(std::path::Path::new("nets"), 120);
+        assert_eq!(candidate_step(key.to_str().unwrap()), Some(120));
+        for other in [
+            "nets/.step-0000000120.safetensors.1-0.tmp",
+            "nets/notes.txt",
+            "nets/step-x.safetensors",
+        ] {
+            assert_eq!(candidate_step(other), None, "{other}");
+        }
+    }
+}
