@@ -1,6 +1,7 @@
 //! The one integration-test binary (libtorch links once): a module per area.
 mod bench;
 mod cli;
+mod concurrent_run;
 mod egdb;
 mod faults;
 mod hub;

@@ -1,5 +1,6 @@
 //! End to end: `checkers-zero run` on the tiny config produces every artifact of a run, valid,
-//! and a second call resumes the run instead of starting over.
+//! and a second call resumes the run instead of starting over (checks that the concurrent mode's
+//! tests run too, see `concurrent_run.rs`).
 
 use crate::cli::{arg, checkers_zero, sorted_files, succeed};
 use crate::train::tensorboard::read_with_tensorboard;
@@ -8,10 +9,16 @@ use selfplay::shard::{list_shards, read_shard};
 
 #[test]
 fn tiny_run_writes_every_artifact_and_resumes() {
+    writes_every_artifact_and_resumes("configs/tiny.toml");
+}
+
+/// A new run of `config` (a tiny one) writes every artifact, resumes with nothing left to do when
+/// its budget is spent, and goes on with a bigger one.
+pub fn writes_every_artifact_and_resumes(config: &str) {
     let dir = tempfile::tempdir().unwrap();
     let run_dir = dir.path().join("run");
     let run_arg = arg(&run_dir);
-    succeed(&["run", "--config", "configs/tiny.toml", "--run-dir", run_arg]);
+    succeed(&["run", "--config", config, "--run-dir", run_arg]);
 
     let run = RunDir::existing(&run_dir).unwrap();
     let shards = list_shards(&run.shards_dir()).unwrap();
@@ -52,11 +59,17 @@ fn tiny_run_writes_every_artifact_and_resumes() {
 
 #[test]
 fn a_run_with_eval_rates_its_nets_against_the_fixed_anchor() {
+    rates_its_nets_against_the_fixed_anchor("configs/tiny.toml");
+}
+
+/// A new run of `config` (the tiny config's `[eval]`) evaluates its first and its final net, and
+/// every net promoted between, against the anchor, into eval.jsonl, the results and TensorBoard.
+pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
     let dir = tempfile::tempdir().unwrap();
     let run_dir = dir.path().join("run");
     let run_arg = arg(&run_dir);
     // The tiny config plays `alphabeta:1` over 2 games after every promotion and at the end.
-    let out = succeed(&["run", "--config", "configs/tiny.toml", "--run-dir", run_arg]);
+    let out = succeed(&["run", "--config", config, "--run-dir", run_arg]);
     assert!(out.contains(" vs alphabeta:1: +"), "{out}");
     let run = RunDir::existing(&run_dir).unwrap();
     let evaluations: Vec<arena::EvalRecord> =

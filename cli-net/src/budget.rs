@@ -66,7 +66,7 @@ pub fn exhausted(budget: &BudgetConfig, spent: &Spent, train_steps: u64) -> Opti
     if budget.selfplay_games > 0 && spent.games >= budget.selfplay_games {
         return Some(format!("{} of {} self-play games", spent.games, budget.selfplay_games));
     }
-    if budget.wall_minutes > 0.0 && spent.wall_seconds >= budget.wall_minutes * 60.0 {
+    if out_of_time(budget, spent) {
         return Some(format!(
             "{:.1} of {} minutes",
             spent.wall_seconds / 60.0,
@@ -74,6 +74,11 @@ pub fn exhausted(budget: &BudgetConfig, spent: &Spent, train_steps: u64) -> Opti
         ));
     }
     None
+}
+
+/// Whether the wall-clock limit of the budget is reached.
+pub fn out_of_time(budget: &BudgetConfig, spent: &Spent) -> bool {
+    budget.wall_minutes > 0.0 && spent.wall_seconds >= budget.wall_minutes * 60.0
 }
 
 /// Games the next self-play phase may play: a generation, or what the game budget has left.
@@ -105,6 +110,8 @@ mod tests {
         assert!(exhausted(&budget, &Spent { wall_seconds: 61.0, ..fresh }, 0)
             .unwrap()
             .contains("minutes"));
+        assert!(out_of_time(&budget, &Spent { wall_seconds: 61.0, ..fresh }));
+        assert!(!out_of_time(&budget, &Spent { games: 5, ..fresh }));
         let unlimited = BudgetConfig { train_steps: 0, selfplay_games: 0, ..budget };
         assert_eq!(exhausted(&unlimited, &Spent { games: 1000, ..fresh }, 1000), None);
         assert_eq!(games_for_phase(&budget, &Spent { games: 3, ..fresh }), 2);

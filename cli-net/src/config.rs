@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use train::TrainConfig;
 
-/// Everything a run reads. Sections: `[budget]`, `[net]`, `[selfplay]` (with `[selfplay.draw]`,
+/// Everything a run reads. Sections: `[run]`, `[budget]`, `[net]`, `[selfplay]` (with `[selfplay.draw]`,
 /// `[selfplay.mcts]`), `[train]`, `[gate]`, `[eval]`, `[egdb]`. Only `[net]` is required; every other key has
 /// a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -30,6 +30,8 @@ pub struct RunConfig {
     /// libtorch's CPU threads; 0 means one per core.
     #[serde(default)]
     pub cpu_threads: usize,
+    #[serde(default)]
+    pub run: RunLoopConfig,
     #[serde(default)]
     pub budget: BudgetConfig,
     pub net: NetConfig,
@@ -83,6 +85,24 @@ impl EgdbConfig {
         }
         Ok(Some(Arc::new(tables)))
     }
+}
+
+/// How `run` drives its roles (self-play, training, gating).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RunLoopConfig {
+    pub mode: RunMode,
+}
+
+/// `run.mode`: the roles one after the other, or all at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunMode {
+    /// Each generation: self-play, then training on its games, then the gate.
+    #[default]
+    Sequential,
+    /// Self-play, training and gating in threads of their own, at the same time.
+    Concurrent,
 }
 
 /// When a run stops by itself: the first limit reached. 0 means no limit; at least one must be set.
@@ -273,6 +293,21 @@ mod tests {
         let text = shipped("tiny.toml").replace("games = 4", "games = 3");
         let err = format!("{:#}", RunConfig::parse(&text).unwrap_err());
         assert!(err.contains("games") && err.contains("[gate]"), "{err}");
+    }
+
+    #[test]
+    fn run_mode_is_read_and_a_bad_one_is_named() {
+        let with = |mode: &str| {
+            RunConfig::parse(&format!("{}\n[run]\nmode = {mode}\n", shipped("tiny.toml")))
+        };
+        assert_eq!(with("\"concurrent\"").unwrap().run.mode, RunMode::Concurrent);
+        assert_eq!(RunConfig::parse(&shipped("tiny.toml")).unwrap().run.mode, RunMode::Sequential);
+        let err = format!("{:#}", with("\"parallel\"").unwrap_err());
+        assert!(
+            err.contains("`run.mode`") && err.contains("concurrent") && !err.contains('\n'),
+            "{err}"
+        );
+        assert_eq!(RunConfig::parse(&shipped("gpu.toml")).unwrap().run.mode, RunMode::Concurrent);
     }
 
     #[test]

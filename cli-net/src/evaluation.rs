@@ -10,6 +10,7 @@ use crate::records::{append_records, read_records};
 use crate::run_state::{fetch_net, unix_now};
 use anyhow::{Context, Result};
 use arena::{play_anchor, Entrant, EvalRecord, NetOptions, NetSource, PlayerSpec, ResultRecord};
+use cli::progress;
 use egdb::Tables;
 use rundata::{BestNet, CachedRun, Log};
 use std::sync::Arc;
@@ -79,7 +80,7 @@ pub fn evaluate(
         append_records(run, Log::Results, &results)?;
         append_records(run, Log::Evaluations, std::slice::from_ref(&record))?;
         log(tb, &record)?;
-        println!("  {}", describe(&record));
+        progress::line(format!("  {}", describe(&record)));
     }
     tb.flush()?;
     Ok(())

@@ -2,7 +2,8 @@
 //! (in the run's `nets/`) against the best net, promotes through the store (create-if-absent per
 //! generation, so of several evaluators exactly one promotes each generation), records the gate
 //! and its games, and plays the fixed anchors of `[eval]` when due. With `--follow` it waits for
-//! the next candidate; on an S3 run it waits out an unreachable store.
+//! the next candidate; on an S3 run it waits out an unreachable store. The gate thread of a
+//! concurrent `run` runs the same loop ([`follow`]).
 
 use crate::config::RunConfig;
 use crate::evaluation;
@@ -12,7 +13,9 @@ use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
 use crate::waiting::{retry, sleep};
 use anyhow::Result;
 use cli::net_commands::GateArgs;
+use egdb::Tables;
 use rundata::{BestNet, CachedRun};
+use std::sync::Arc;
 use std::time::Duration;
 use train::TbLogger;
 
@@ -25,29 +28,52 @@ pub fn run(args: GateArgs) -> Result<()> {
     set_cpu_threads(&config, 1);
     let tables = config.egdb.load()?;
     let mut tb = TbLogger::create(&cached.run().tb_dir().join("gate"))?;
-    let mut gated = 0;
-    while !interrupt::requested() {
-        let waiting = "the evaluator waits";
-        let (best, candidate) = retry(waiting, || next_candidate(&cached, &config))?;
-        if let Some(step) = candidate {
-            retry(waiting, || gate(&cached, &config, tables.clone(), step, &best, &mut tb))?;
-            gated += 1;
-            continue;
-        }
-        let opponents = retry(waiting, || evaluation::due(&cached, &config, &best, false))?;
-        if !opponents.is_empty() {
-            let evaluate = || {
-                evaluation::evaluate(&cached, &config, tables.clone(), &best, &opponents, &mut tb)
-            };
-            retry(waiting, evaluate)?;
-        }
-        if !args.follow {
-            break;
-        }
-        sleep(POLL);
-    }
+    let until = Until { candidates_ended: &|| !args.follow, final_evaluation: false };
+    let gated = follow(&cached, &config, tables, &mut tb, &until)?;
     println!("gated {gated} candidates");
     Ok(())
+}
+
+/// When the evaluator's loop ends (besides Ctrl-C, which ends it before the next gate).
+pub struct Until<'a> {
+    /// No more candidates will come: the loop ends once the newest is gated.
+    pub candidates_ended: &'a dyn Fn() -> bool,
+    /// Then the best net plays the anchors of `[eval]` whether due or not (the final net).
+    pub final_evaluation: bool,
+}
+
+/// Gates each new candidate and evaluates the best net against the anchors when due (after a
+/// promotion, before the next gate), until `until` says the candidates ended; returns the gates
+/// played. Waits out an unreachable store.
+pub fn follow(
+    cached: &CachedRun,
+    config: &RunConfig,
+    tables: Option<Arc<Tables>>,
+    tb: &mut TbLogger,
+    until: &Until,
+) -> Result<u64> {
+    let waiting = "the evaluator waits";
+    let mut gated = 0;
+    while !interrupt::requested() {
+        // Read first: a candidate written before the end is then in the listing below.
+        let ended = (until.candidates_ended)();
+        let (best, candidate) = retry(waiting, || next_candidate(cached, config))?;
+        let last = ended && candidate.is_none() && until.final_evaluation;
+        let opponents = retry(waiting, || evaluation::due(cached, config, &best, last))?;
+        if !opponents.is_empty() {
+            let evaluate =
+                || evaluation::evaluate(cached, config, tables.clone(), &best, &opponents, tb);
+            retry(waiting, evaluate)?;
+        } else if let Some(step) = candidate {
+            retry(waiting, || gate(cached, config, tables.clone(), step, &best, tb))?;
+            gated += 1;
+        } else if ended {
+            break;
+        } else {
+            sleep(POLL);
+        }
+    }
+    Ok(gated)
 }
 
 /// The best net (in the cache) and the newest candidate's step, when one newer than the best

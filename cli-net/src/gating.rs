@@ -10,6 +10,7 @@ use arena::{
     run_gate, Contestant, Entrant, GateConfig, GateRecord, NetOptions, NetSource, PlayerSpec,
     ResultRecord,
 };
+use cli::progress;
 use egdb::Tables;
 use rundata::{BestNet, CachedRun, Log, Promotion, RunDir};
 use std::path::Path;
@@ -55,7 +56,7 @@ pub fn gate(
     let opponent = net_entrant(run, &run.root().join(&best.checkpoint), &options)?;
     let deck = arena::standard_deck()?;
     let gate_config = GateConfig { seed: config.seed ^ step, ..config.gate.clone() };
-    println!("  gate: {} against {}", candidate.name(), opponent.name());
+    progress::line(format!("  gate: {} against {}", candidate.name(), opponent.name()));
     let rules = config.selfplay.draw.into();
     let report = run_gate(&candidate, &opponent, &deck, rules, &gate_config, tables)?;
     let mut record = report.record;
@@ -68,12 +69,12 @@ pub fn gate(
             promoted_by: Some(rundata::process_token()),
         };
         if let Promotion::AlreadyTaken { by } = cached.promote(&promoted)? {
-            println!(
+            progress::line(format!(
                 "  gate: generation {} was taken first by {} (step {}): not promoted",
                 by.generation,
                 by.checkpoint.display(),
                 by.step
-            );
+            ));
             record.promoted = false;
         }
     }
@@ -91,7 +92,7 @@ pub fn gate(
             promoted: record.promoted,
         },
     )?;
-    println!(
+    progress::line(format!(
         "  gate: +{} ={} -{} score {:.3} over {} games: {}",
         record.wins,
         record.draws,
@@ -99,9 +100,12 @@ pub fn gate(
         record.score,
         record.games,
         if record.promoted { "promoted" } else { "kept the best net" }
-    );
+    ));
     if let Some((r, anchor)) = elo {
-        println!("  ladder: the candidate at {:+.0} ± {:.0} Elo ({anchor} = 0)", r.elo, r.margin);
+        progress::line(format!(
+            "  ladder: the candidate at {:+.0} ± {:.0} Elo ({anchor} = 0)",
+            r.elo, r.margin
+        ));
     }
     Ok(record)
 }

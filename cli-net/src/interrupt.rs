@@ -1,5 +1,6 @@
 //! Ctrl-C: the first press asks long work to stop cleanly at the next safe point; the second
 //! press exits at once (files are always written atomically, so nothing is left half-written).
+//! A role of a concurrent `run` that fails asks the same stop of the others ([`request`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -19,6 +20,11 @@ pub fn install() {
     if let Err(e) = result {
         eprintln!("warning: cannot install the Ctrl-C handler: {}", support::one_line(&e));
     }
+}
+
+/// Asks long work to stop at the next safe point, as a first Ctrl-C does.
+pub fn request() {
+    STOP.store(true, Ordering::SeqCst);
 }
 
 /// Whether a stop was asked for.

@@ -1,19 +1,23 @@
-//! `checkers-zero run`: the whole loop on one machine. Each generation: self-play with the best
-//! net, training on the new data, then the gate (candidate against best) which may promote the
-//! candidate, and the best net plays the fixed anchors of `[eval]` after a promotion. Every step is
-//! on disk, so a killed run resumes where it was.
+//! `checkers-zero run`: the whole loop on one machine: self-play with the best net, training on
+//! the new data, the gate (candidate against best) which may promote the candidate, and the best
+//! net against the fixed anchors of `[eval]` after a promotion. `run.mode` says how: one after the
+//! other, a generation at a time ([`sequential`]), or all at once in threads of their own
+//! ([`concurrent`]). Every step is on disk, so a killed run resumes where it was.
 
-use crate::budget::{exhausted, games_for_phase, Progress};
-use crate::evaluation;
-use crate::gating::{gate, last_gated_step};
+mod concurrent;
+mod sequential;
+
+use crate::budget::Progress;
+use crate::config::{RunConfig, RunMode};
 use crate::interrupt;
-use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
-use crate::selfplay::{describe, play_games};
-use crate::train::{endgame_line, open_trainer, train_paid_steps, warn_damaged};
+use crate::run_state::open_run_args;
+use crate::train::open_trainer;
 use anyhow::{bail, Result};
 use cli::net_commands::RunArgs;
-use rundata::RunDir;
-use train::{SelfPlayFigures, TbLogger};
+use egdb::Tables;
+use rundata::{CachedRun, RunDir};
+use std::sync::Arc;
+use train::{SelfPlayFigures, Trainer};
 
 pub fn run(args: RunArgs) -> Result<()> {
     interrupt::install();
@@ -33,76 +37,40 @@ pub fn run(args: RunArgs) -> Result<()> {
     budget.wall_minutes = args.wall_minutes.unwrap_or(budget.wall_minutes);
     config.validate()?;
     println!("run {} (config kept in {})", run.root().display(), run.config_file().display());
-    let mut progress = Progress::open(run)?;
+    let progress = Progress::open(run)?;
     // The endgame tables (checked once) for the trainer, every self-play phase and every gate.
     let tables = config.egdb.load()?;
-    let mut trainer = open_trainer(run, &config, tables.as_deref())?;
-    let mut tb = TbLogger::create(&run.tb_dir().join("run"))?;
-    loop {
-        let best = ensure_best(&cached, &config)?;
-        if interrupt::requested() {
-            println!("stopped by Ctrl-C; run the same command again to resume");
-            break;
-        }
-        // The newest candidate is gated before anything else (also after a resume).
-        if trainer.step() > last_gated_step(&cached)?.max(best.step) {
-            gate(&cached, &config, tables.clone(), trainer.step(), &best, &mut tb)?;
-            continue;
-        }
-        let spent = progress.spent();
-        let limit = exhausted(&config.budget, &spent, trainer.step());
-        // The best net against the fixed anchors: when due, and for the final net.
-        let opponents = evaluation::due(&cached, &config, &best, limit.is_some())?;
-        if !opponents.is_empty() {
-            evaluation::evaluate(&cached, &config, tables.clone(), &best, &opponents, &mut tb)?;
-            progress.save()?;
-        }
-        if let Some(limit) = limit {
-            println!("budget reached: {limit}");
-            break;
-        }
-        let generation = best.generation;
-        println!("generation {generation}: self-play with {}", best.checkpoint.display());
-        let games = games_for_phase(&config.budget, &spent);
-        let seed = phase_seed(config.seed, spent.games);
-        let report =
-            play_games(run, &config, tables.clone(), &best, games, seed, None, |written| {
-                progress.add_games(written)
-            })?;
-        tb.selfplay(trainer.step(), &figures(&report.totals))?;
-        println!("  {}", describe(&report.totals));
-        set_cpu_threads(&config, 1);
-        warn_damaged(&trainer.refresh()?);
-        let limit =
-            if config.budget.train_steps > 0 { config.budget.train_steps } else { u64::MAX };
-        let trained = train_paid_steps(&mut trainer, limit)?;
-        if trained > 0 {
-            trainer.checkpoint()?;
-            if let Some(line) = endgame_line(&mut trainer) {
-                println!("  {line}");
-            }
-            println!(
-                "  trained to step {} ({} positions in the window)",
-                trainer.step(),
-                trainer.replay().len()
-            );
-        } else {
-            println!(
-                "  collecting data: {} of {} positions before training starts",
-                trainer.replay().len(),
-                trainer.config().min_positions
-            );
-        }
-        progress.save()?;
+    let trainer = open_trainer(run, &config, tables.as_deref())?;
+    let parts = Parts { cached: &cached, config: &config, tables, trainer, progress };
+    match config.run.mode {
+        RunMode::Sequential => sequential::run(parts)?,
+        RunMode::Concurrent => concurrent::run(parts)?,
     }
-    progress.save()?;
     print_outcome(run)
+}
+
+/// What both modes drive: the run, opened, with its trainer and spent budget.
+struct Parts<'a> {
+    cached: &'a CachedRun,
+    config: &'a RunConfig,
+    tables: Option<Arc<Tables>>,
+    trainer: Trainer,
+    progress: Progress,
 }
 
 /// The seed of a self-play phase: the run's seed and how far the run is, so a resumed run
 /// neither repeats games nor depends on where it stopped.
 fn phase_seed(seed: u64, games_so_far: u64) -> u64 {
     selfplay::worker::game_seed(seed, u64::MAX - games_so_far)
+}
+
+/// The training step limit of the budget (none: `u64::MAX`).
+fn step_limit(config: &RunConfig) -> u64 {
+    if config.budget.train_steps > 0 {
+        config.budget.train_steps
+    } else {
+        u64::MAX
+    }
 }
 
 fn figures(t: &selfplay::SessionTotals) -> SelfPlayFigures {

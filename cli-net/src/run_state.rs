@@ -17,7 +17,8 @@ pub fn open_run_args(args: &RunDirArgs, role: &str) -> Result<(CachedRun, RunCon
 }
 
 /// The config of `run`. A new run takes `config` (or `configs/default.toml`) and keeps a copy;
-/// an existing run uses its own copy, and a `config` given too must say the same (budgets aside).
+/// an existing run uses its own copy, and a `config` given too must say the same (budgets and
+/// `run.mode` aside, which it then sets).
 /// Of processes starting one S3 run at once, the first to store its copy sets the config.
 pub fn open_run(cached: &CachedRun, config: Option<&Path>) -> Result<RunConfig> {
     let run = cached.run();
@@ -40,7 +41,7 @@ pub fn open_run(cached: &CachedRun, config: Option<&Path>) -> Result<RunConfig> 
     let kept = RunConfig::load(&saved)?;
     if let Some(path) = config {
         let given = RunConfig::load(path)?;
-        if (RunConfig { budget: kept.budget, ..given }) != kept {
+        if (RunConfig { budget: kept.budget, run: kept.run, ..given }) != kept {
             bail!(
                 "{} was started with a different config than {}: resume without --config, \
                  or start a new run with another --run-dir",
@@ -48,7 +49,7 @@ pub fn open_run(cached: &CachedRun, config: Option<&Path>) -> Result<RunConfig> 
                 path.display()
             );
         }
-        return Ok(RunConfig { budget: given.budget, ..kept });
+        return Ok(RunConfig { budget: given.budget, run: given.run, ..kept });
     }
     Ok(kept)
 }
@@ -117,6 +118,8 @@ pub fn load_inference(path: &Path, config: &RunConfig) -> Result<Inference> {
 }
 
 /// libtorch's CPU threads: the configured number, else the cores shared among `parallel` users.
+/// The calling thread takes it at once; every other thread takes the setting in force at its first
+/// tensor operation, and keeps it.
 pub fn set_cpu_threads(config: &RunConfig, parallel: usize) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads =

@@ -2,8 +2,10 @@
 //! Several of these may run beside a `run` on the same run directory, or on many machines on one
 //! S3 run: there each shard is written to the process's cache, then uploaded by an [`Uploader`]
 //! (kept on local disk while the store cannot be reached). With `--follow` it plays batch after
-//! batch and picks up each newly promoted net between two batches.
+//! batch and picks up each newly promoted net between two batches ([`follow`], which the
+//! self-play thread of a concurrent `run` runs too).
 
+use crate::config::RunConfig;
 use crate::interrupt;
 use crate::run_state::{ensure_best, fetch_net, load_inference, open_run_args, set_cpu_threads};
 use crate::waiting::{retry, unreachable};
@@ -28,52 +30,34 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         config.selfplay.workers = workers;
         config.validate()?;
     }
+    set_cpu_threads(&config, config.selfplay.workers);
     let cached = Arc::new(cached);
     let uploader = cached.is_remote().then(|| start_uploader(&cached)).transpose()?;
     let announce = |shard: &Path, games: u64| {
         if let Some(uploader) = &uploader {
-            println!("shard {}: {games} games", file_name(shard));
+            progress::line(format!("shard {}: {games} games", file_name(shard)));
             uploader.send(outbox_batch(cached.run(), shard));
         }
     };
-    let mut best = retry("self-play waits for the best net", || ensure_best(&cached, &config))?;
-    let games = args.games.unwrap_or(config.budget.games_per_generation);
+    let best = retry("self-play waits for the best net", || ensure_best(&cached, &config))?;
     // Separate processes must not replay each other's games: mix the process into the seed.
     let seed = config.seed ^ (u64::from(std::process::id()) << 32) ^ crate::run_state::unix_now();
-    let tables = config.egdb.load()?;
-    let mut batch = 0;
-    let result = loop {
-        let seed = selfplay::worker::game_seed(seed, batch);
-        let played = play_games(
-            cached.run(),
-            &config,
-            tables.clone(),
-            &best,
-            games,
-            seed,
-            Some(&announce),
-            |_| Ok(()),
-        );
-        match played {
-            Ok(report) => print_summary(&report),
-            Err(e) => break Err(e),
-        }
-        batch += 1;
-        if !args.follow || interrupt::requested() {
-            break Ok(());
-        }
-        match newer_best(&cached, &best) {
-            Ok(Some(newer)) => best = newer,
-            Ok(None) => {}
-            Err(e) if unreachable(&e) => {
-                eprintln!(
-                    "store unreachable ({e:#}): self-play goes on with generation {}",
-                    best.generation
-                )
-            }
-            Err(e) => break Err(e),
-        }
+    let mut batches = Numbered {
+        games: args.games.unwrap_or(config.budget.games_per_generation),
+        seed,
+        started: 0,
+        follow: args.follow,
     };
+    let tables = config.egdb.load()?;
+    let played = follow(
+        &cached,
+        &config,
+        tables,
+        best,
+        Some(&announce),
+        &interrupt::requested,
+        &mut batches,
+    );
     if let Some(uploader) = uploader {
         match uploader.finish(UPLOAD_PATIENCE) {
             0 => println!("every shard is in {}", cached.location()),
@@ -83,7 +67,90 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
             ),
         }
     }
-    result
+    played
+}
+
+/// One batch of self-play games.
+pub struct Batch {
+    /// Games to play.
+    pub games: u64,
+    /// Seeds the batch's games.
+    pub seed: u64,
+}
+
+/// What decides the batches of [`follow`] and hears how they went.
+pub trait Batches {
+    /// The next batch, or `None` to end self-play.
+    fn next(&mut self) -> Result<Option<Batch>>;
+    /// `games` more games are on disk, in shards (count them before a crash could forget them).
+    fn written(&mut self, games: u64) -> Result<()>;
+    /// A batch is over, played by `best`.
+    fn played(&mut self, best: &BestNet, report: &SessionReport) -> Result<()>;
+}
+
+/// The batches of the `selfplay` command: `games` each, seeded by their number; one without
+/// `--follow`, else until Ctrl-C.
+struct Numbered {
+    games: u64,
+    seed: u64,
+    started: u64,
+    follow: bool,
+}
+
+impl Batches for Numbered {
+    fn next(&mut self) -> Result<Option<Batch>> {
+        if self.started > 0 && (!self.follow || interrupt::requested()) {
+            return Ok(None);
+        }
+        let seed = selfplay::worker::game_seed(self.seed, self.started);
+        self.started += 1;
+        Ok(Some(Batch { games: self.games, seed }))
+    }
+
+    fn written(&mut self, _games: u64) -> Result<()> {
+        Ok(())
+    }
+
+    fn played(&mut self, _best: &BestNet, report: &SessionReport) -> Result<()> {
+        print_summary(report);
+        Ok(())
+    }
+}
+
+/// Plays the batches `batches` asks for, starting with `best` (in the cache) and picking up each
+/// newer best net of the run before a batch; while the store is unreachable it goes on with the
+/// net it has. `stop` is polled between games (see [`play_games`]).
+pub fn follow(
+    cached: &CachedRun,
+    config: &RunConfig,
+    tables: Option<Arc<Tables>>,
+    mut best: BestNet,
+    shard_written: Option<ShardWritten>,
+    stop: &(dyn Fn() -> bool + Sync),
+    batches: &mut impl Batches,
+) -> Result<()> {
+    let mut first = true;
+    while let Some(batch) = batches.next()? {
+        if !first {
+            match newer_best(cached, &best) {
+                Ok(Some(newer)) => best = newer,
+                Ok(None) => {}
+                Err(e) if unreachable(&e) => eprintln!(
+                    "store unreachable ({e:#}): self-play goes on with generation {}",
+                    best.generation
+                ),
+                Err(e) => return Err(e),
+            }
+        }
+        first = false;
+        let run = cached.run();
+        let report =
+            play_games(run, config, tables.clone(), &best, &batch, shard_written, stop, |n| {
+                batches.written(n)
+            })?;
+        batches.played(&best, &report)?;
+    }
+    Ok(())
 }
 
 /// The run's best net when it is newer than `best`, in the cache.
@@ -93,11 +160,11 @@ fn newer_best(cached: &CachedRun, best: &BestNet) -> Result<Option<BestNet>> {
     };
     fetch_net(cached, &newest)?;
     let age = crate::run_state::unix_now().saturating_sub(newest.promoted_at);
-    println!(
+    progress::line(format!(
         "picked up generation {} ({}, promoted {age} s ago)",
         newest.generation,
         newest.checkpoint.display()
-    );
+    ));
     Ok(Some(newest))
 }
 
@@ -107,7 +174,7 @@ fn start_uploader(cached: &Arc<CachedRun>) -> Result<Uploader> {
     let leftovers: Vec<Vec<PathBuf>> = list_shards(&run.shards_dir())?
         .iter()
         .map(|shard| {
-            println!("outbox: shard {} left by an earlier start", file_name(shard));
+            progress::line(format!("outbox: shard {} left by an earlier start", file_name(shard)));
             outbox_batch(run, shard)
         })
         .collect();
@@ -125,28 +192,29 @@ fn file_name(path: &Path) -> String {
     path.file_name().unwrap_or_default().to_string_lossy().into_owned()
 }
 
-/// Plays `games` games with `best` (and the run's endgame `tables`, loaded once by the caller)
-/// into the run's shards, with a progress bar. `shard_written` is told of each shard on disk;
-/// `written(n)` is
-/// called as soon as `n` more games are on disk in shards (so a caller can count them before a
-/// crash could forget them); its first error ends the session's counting and is returned.
+/// Plays `batch` with `best` (and the run's endgame `tables`, loaded once by the caller) into the
+/// run's shards, with a progress bar, on libtorch's CPU threads as the caller set them.
+/// `shard_written` is told of each shard on disk; `written(n)` is called as soon as `n` more games
+/// are on disk in shards (so a caller can count them before a crash could forget them); its first
+/// error ends the session's counting and is returned. Once `stop()` says so (polled between
+/// games), no new game starts and the games in flight are abandoned.
 #[allow(clippy::too_many_arguments)]
 pub fn play_games(
     run: &RunDir,
-    config: &crate::config::RunConfig,
+    config: &RunConfig,
     tables: Option<Arc<Tables>>,
     best: &BestNet,
-    games: u64,
-    seed: u64,
+    batch: &Batch,
     shard_written: Option<ShardWritten>,
+    stop: &(dyn Fn() -> bool + Sync),
     mut written: impl FnMut(u64) -> Result<()>,
 ) -> Result<SessionReport> {
-    set_cpu_threads(config, config.selfplay.workers);
     let net_path = run.root().join(&best.checkpoint);
     let generation = Some(best.generation);
+    let seed = batch.seed;
     let session =
         Session { run, config: &config.selfplay, seed, generation, tables, shard_written };
-    let bar = progress::bar(games, "games");
+    let bar = progress::bar(batch.games, "games");
     bar.set_message(format!("generation {}", best.generation));
     let mut counted = Ok(0);
     let mut count = |total: u64| {
@@ -155,9 +223,9 @@ pub fn play_games(
         }
     };
     let report = session.play(
-        games,
+        batch.games,
         |_| load_inference(&net_path, config).map(NetEvaluator::new).map_err(|e| format!("{e:#}")),
-        &interrupt::requested,
+        stop,
         |totals| {
             bar.set_position(totals.games);
             bar.set_message(describe(totals));
@@ -185,17 +253,17 @@ pub fn describe(t: &SessionTotals) -> String {
 
 fn print_summary(report: &SessionReport) {
     let w = &report.workers;
-    println!(
+    progress::line(format!(
         "self-play: {} games, {} samples ({})",
         report.totals.games,
         report.totals.samples,
         describe(&report.totals)
-    );
-    println!(
+    ));
+    progress::line(format!(
         "net: {} positions in {} batches (mean batch {:.0}), busy {:.0}% of the time",
         w.positions,
         w.batches,
         w.positions as f64 / w.batches.max(1) as f64,
         100.0 * w.net_busy_share()
-    );
+    ));
 }

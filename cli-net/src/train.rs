@@ -72,7 +72,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
 
 /// Writes a checkpoint (a candidate net and the training state) and uploads the candidates the
 /// store lacks; while the store is unreachable they wait in the cache for the next checkpoint.
-fn checkpoint(cached: &CachedRun, trainer: &mut Trainer) -> Result<()> {
+pub(crate) fn checkpoint(cached: &CachedRun, trainer: &mut Trainer) -> Result<()> {
     let state = trainer.checkpoint()?;
     if let Some(line) = endgame_line(trainer) {
         println!("{line}");

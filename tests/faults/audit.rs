@@ -21,10 +21,12 @@ pub struct Audit {
     pub newest_state: Option<u64>,
     pub best: Option<BestNet>,
     pub gates: usize,
+    /// Candidate steps with more than one gate record.
+    pub doubled_gates: Vec<u64>,
     pub results: usize,
     /// Records in `eval.jsonl`.
     pub evaluations: usize,
-    /// Temporary files left behind (by killed writers).
+    /// Temporary files left behind by killed writers (`.NAME...tmp`, the store's `NAME#N`).
     pub temporaries: usize,
     /// Files that are neither complete nor temporary, each named with what is wrong.
     pub problems: Vec<String>,
@@ -111,7 +113,10 @@ pub fn audit(root: &Path) -> Audit {
                 Ok(v) => audit.counted_games = v["games"].as_u64().unwrap_or(0),
                 Err(e) => audit.problems.push(format!("{}: {e}", path.display())),
             },
-            "gates.jsonl" => audit.gates = json_lines::<GateRecord>(&path, &mut audit.problems),
+            "gates.jsonl" => {
+                audit.gates = json_lines::<GateRecord>(&path, &mut audit.problems);
+                audit.doubled_gates = doubled_gates(&path);
+            }
             "eval.jsonl" => {
                 audit.evaluations = json_lines::<arena::EvalRecord>(&path, &mut audit.problems)
             }
@@ -146,13 +151,20 @@ fn files(dir: &Path, audit: &mut Audit) -> Vec<PathBuf> {
         let file = name(&path);
         if path.is_dir() {
             continue;
-        } else if file.starts_with('.') && file.ends_with(".tmp") {
+        } else if file.starts_with('.') && file.ends_with(".tmp") || is_staged(&file) {
             audit.temporaries += 1;
         } else {
             paths.push(path);
         }
     }
     paths
+}
+
+/// Whether `file` is the store's staging file of a create-if-absent write (`NAME#N`, e.g. a
+/// best-net pointer being promoted when a kill came), which its listings ignore.
+fn is_staged(file: &str) -> bool {
+    file.rsplit_once('#')
+        .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The records of a JSON-lines file; a line that does not parse is a problem.
@@ -166,6 +178,14 @@ fn json_lines<T: serde::de::DeserializeOwned>(path: &Path, problems: &mut Vec<St
         }
     }
     count
+}
+
+/// The candidate steps of a gate log that were gated more than once.
+fn doubled_gates(path: &Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut seen = BTreeSet::new();
+    let steps = text.lines().filter_map(|line| serde_json::from_str::<GateRecord>(line).ok());
+    steps.filter_map(|gate| gate.candidate_step).filter(|&step| !seen.insert(step)).collect()
 }
 
 fn name(path: &Path) -> String {

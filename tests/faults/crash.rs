@@ -1,11 +1,13 @@
 //! Crash safety: one run of the tiny config is SIGKILLed at seeded random moments and restarted,
 //! 24 times, then run to the end of a budget a little beyond what it had played. After every kill
 //! the run directory is audited: nothing half-written, no shard lost, the best net loadable, the
-//! counters never going back. The budget during the kills is out of reach, so the number of kills
-//! does not depend on the machine's speed.
+//! counters never going back, no candidate gated twice. The budget during the kills is out of
+//! reach, so the number of kills does not depend on the machine's speed. The concurrent mode's
+//! run is killed the same way (`concurrent_run.rs`).
 
 use super::audit::{audit, Audit};
 use super::{arg, assert_no_panic, checkers_zero};
+use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 use support::SplitMix64;
@@ -18,12 +20,27 @@ const FINAL_GAMES: u64 = 24;
 /// Kill moments after a start, uniform in this range: from loading libtorch to a whole generation.
 const KILL_AFTER_MS: std::ops::Range<u64> = 30..1200;
 
+/// When the kill moments start counting.
+#[derive(Clone, Copy, PartialEq)]
+pub enum KillClock {
+    /// At the start of the process.
+    Start,
+    /// At the process's first line of output (the run opened), whatever its start-up took on a
+    /// loaded machine: every kill then comes while the run works.
+    FirstLine,
+}
+
 #[test]
 fn a_run_killed_at_random_moments_resumes_and_loses_nothing() {
+    killed_at_random_moments_resumes_and_loses_nothing("configs/tiny.toml", KillClock::Start);
+}
+
+/// The test above for a new run of `config` (the tiny config, or a copy in another mode).
+pub fn killed_at_random_moments_resumes_and_loses_nothing(config: &str, clock: KillClock) {
     let dir = tempfile::tempdir().unwrap();
     let run_dir = dir.path().join("run");
     let args = |games: u64| {
-        let run = ["run", "--config", "configs/tiny.toml", "--run-dir", arg(&run_dir)];
+        let run = ["run", "--config", config, "--run-dir", arg(&run_dir)];
         let budget = [
             "--selfplay-games".to_string(),
             games.to_string(),
@@ -40,10 +57,15 @@ fn a_run_killed_at_random_moments_resumes_and_loses_nothing() {
         let log = dir.path().join(format!("attempt-{killed}.log"));
         let mut child = checkers_zero()
             .args(args(UNREACHED_GAMES))
-            .stdout(Stdio::null())
+            .stdout(if clock == KillClock::Start { Stdio::null() } else { Stdio::piped() })
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
+        if let Some(stdout) = child.stdout.take() {
+            let mut stdout = BufReader::new(stdout);
+            stdout.read_line(&mut String::new()).unwrap();
+            std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+        }
         std::thread::sleep(Duration::from_millis(
             KILL_AFTER_MS.start + rng.below(KILL_AFTER_MS.end - KILL_AFTER_MS.start),
         ));
@@ -80,10 +102,11 @@ fn a_run_killed_at_random_moments_resumes_and_loses_nothing() {
         "games on disk: counted {budget} + uncounted at kills {uncounted}"
     );
     println!(
-        "crash safety: {killed} kills, 0 games lost, 0 corrupt files, {} games on disk ({uncounted} over the budget, \
-         played again after a kill between their shard and its count), {temporaries} temporary files left by kills, \
-         {} gates, best net generation {}, {:.1} s",
+        "crash safety: {killed} kills, 0 games lost, 0 corrupt files, {} games on disk ({} played between kills, \
+         {uncounted} over the budget, played again after a kill between their shard and its count), \
+         {temporaries} temporary files left by kills, {} gates, best net generation {}, {:.1} s",
         end.shards.len(),
+        last.shards.len(),
         end.gates,
         end.best.as_ref().map_or(0, |b| b.generation),
         start.elapsed().as_secs_f64()
@@ -126,6 +149,7 @@ fn assert_kept(before: &Audit, after: &Audit) {
             && after.evaluations >= before.evaluations,
         "gate, evaluation or game records lost"
     );
+    assert!(after.doubled_gates.is_empty(), "candidates gated twice: {:?}", after.doubled_gates);
     let generation = |a: &Audit| a.best.as_ref().map(|b| b.generation);
     assert!(generation(after) >= generation(before), "the best net went back");
     assert!(before.best.is_none() || after.best.is_some(), "the best-net pointer disappeared");

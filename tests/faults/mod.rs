@@ -2,11 +2,11 @@
 //! fed damaged files and bad arguments, and run three times at once on one run directory; after
 //! each, [`audit`] checks that every file of the run directory is whole or ignored by readers.
 
-mod audit;
+pub mod audit;
 mod bad_input;
-mod bad_net;
+pub mod bad_net;
 mod concurrency;
-mod crash;
+pub mod crash;
 mod damaged;
 mod full_disk;
 mod untrusted;

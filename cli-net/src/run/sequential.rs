@@ -1,0 +1,85 @@
+//! The sequential run (`run.mode = "sequential"`): each generation, self-play with the best net,
+//! then training on the new data, then the gate of the new candidate, and the anchors of `[eval]`
+//! after a promotion, one after the other on all the cores.
+
+use super::{figures, phase_seed, step_limit, Parts};
+use crate::budget::{exhausted, games_for_phase};
+use crate::evaluation;
+use crate::gating::{gate, last_gated_step};
+use crate::interrupt;
+use crate::run_state::{ensure_best, set_cpu_threads};
+use crate::selfplay::{describe, play_games, Batch};
+use crate::train::{endgame_line, train_paid_steps, warn_damaged};
+use anyhow::Result;
+use train::TbLogger;
+
+pub(super) fn run(parts: Parts) -> Result<()> {
+    let Parts { cached, config, tables, mut trainer, mut progress } = parts;
+    let run = cached.run();
+    let mut tb = TbLogger::create(&run.tb_dir().join("run"))?;
+    loop {
+        let best = ensure_best(cached, config)?;
+        if interrupt::requested() {
+            println!("stopped by Ctrl-C; run the same command again to resume");
+            break;
+        }
+        // The newest candidate is gated before anything else (also after a resume).
+        if trainer.step() > last_gated_step(cached)?.max(best.step) {
+            gate(cached, config, tables.clone(), trainer.step(), &best, &mut tb)?;
+            continue;
+        }
+        let spent = progress.spent();
+        let limit = exhausted(&config.budget, &spent, trainer.step());
+        // The best net against the fixed anchors: when due, and for the final net.
+        let opponents = evaluation::due(cached, config, &best, limit.is_some())?;
+        if !opponents.is_empty() {
+            evaluation::evaluate(cached, config, tables.clone(), &best, &opponents, &mut tb)?;
+            progress.save()?;
+        }
+        if let Some(limit) = limit {
+            println!("budget reached: {limit}");
+            break;
+        }
+        let generation = best.generation;
+        println!("generation {generation}: self-play with {}", best.checkpoint.display());
+        let batch = Batch {
+            games: games_for_phase(&config.budget, &spent),
+            seed: phase_seed(config.seed, spent.games),
+        };
+        set_cpu_threads(config, config.selfplay.workers);
+        let report = play_games(
+            run,
+            config,
+            tables.clone(),
+            &best,
+            &batch,
+            None,
+            &interrupt::requested,
+            |written| progress.add_games(written),
+        )?;
+        tb.selfplay(trainer.step(), &figures(&report.totals))?;
+        println!("  {}", describe(&report.totals));
+        set_cpu_threads(config, 1);
+        warn_damaged(&trainer.refresh()?);
+        let trained = train_paid_steps(&mut trainer, step_limit(config))?;
+        if trained > 0 {
+            trainer.checkpoint()?;
+            if let Some(line) = endgame_line(&mut trainer) {
+                println!("  {line}");
+            }
+            println!(
+                "  trained to step {} ({} positions in the window)",
+                trainer.step(),
+                trainer.replay().len()
+            );
+        } else {
+            println!(
+                "  collecting data: {} of {} positions before training starts",
+                trainer.replay().len(),
+                trainer.config().min_positions
+            );
+        }
+        progress.save()?;
+    }
+    progress.save()
+}

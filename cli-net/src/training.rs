@@ -1,0 +1,66 @@
+//! Training that follows the data: the trainer reads the shards that landed since its last look,
+//! trains the steps they pay for (`train.reuse`), writes a candidate every `checkpoint_every`
+//! steps, and waits when the data has paid for nothing more. The trainer thread of a concurrent
+//! `run` runs it beside self-play.
+
+use crate::interrupt;
+use crate::train::{checkpoint, train_paid_steps, warn_damaged};
+use crate::waiting::{retry, sleep};
+use anyhow::Result;
+use cli::progress;
+use rundata::CachedRun;
+use std::time::Duration;
+use train::Trainer;
+
+/// How long the trainer waits before looking for new shards when it has nothing to train.
+const POLL: Duration = Duration::from_secs(2);
+
+/// When training ends (besides Ctrl-C), and who hears of its progress.
+pub struct Until<'a> {
+    /// The training step to stop at.
+    pub limit: u64,
+    /// Whether to stop now (checked between two checkpoints).
+    pub stop: &'a dyn Fn() -> bool,
+    /// Whether the data ended (no more shards will come): training ends once their steps are done.
+    pub data_ended: &'a dyn Fn() -> bool,
+    /// Told of the trainer's step after each stretch of training.
+    pub trained: &'a dyn Fn(u64),
+}
+
+/// Trains as the data arrives until `until` ends it, with a checkpoint every `checkpoint_every`
+/// steps and one at the end when steps were trained since the last.
+pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Result<()> {
+    let mut saved = trainer.step();
+    loop {
+        // Read first: shards written before the end are then in the look below.
+        let data_ended = (until.data_ended)();
+        retry("the trainer waits for shards", || Ok(cached.download_new("shards")?))?;
+        let refresh = trainer.refresh()?;
+        warn_damaged(&refresh);
+        if refresh.shards > 0 {
+            progress::line(format!(
+                "replay: {} shards read ({} positions in the window)",
+                trainer.replay().added().len(),
+                trainer.replay().len()
+            ));
+        }
+        let next_checkpoint = saved.saturating_add(trainer.config().checkpoint_every);
+        let trained = train_paid_steps(trainer, until.limit.min(next_checkpoint))?;
+        (until.trained)(trainer.step());
+        if trainer.step() >= next_checkpoint {
+            checkpoint(cached, trainer)?;
+            saved = trainer.step();
+        }
+        let done = trainer.step() >= until.limit || (data_ended && trained == 0);
+        if done || interrupt::requested() || (until.stop)() {
+            break;
+        }
+        if trained == 0 {
+            sleep(POLL);
+        }
+    }
+    if trainer.step() > saved {
+        checkpoint(cached, trainer)?;
+    }
+    Ok(())
+}
