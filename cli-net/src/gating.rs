@@ -120,5 +120,5 @@ fn ladder_elo(run: &CachedRun, step: u64) -> Result<Option<(arena::Rating, Strin
 fn net_entrant(run: &RunDir, checkpoint: &Path, options: &NetOptions) -> Result<Entrant> {
     let net =
         NetSource { checkpoint: checkpoint.to_path_buf(), run_dir: Some(run.root().to_path_buf()) };
-    Ok(Entrant::load(&PlayerSpec::Mcts { net, playouts: Some(options.playouts) }, options)?)
+    Ok(Entrant::load(&PlayerSpec::mcts(net, Some(options.playouts)), options)?)
 }

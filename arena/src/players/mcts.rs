@@ -21,6 +21,11 @@ pub enum Thinking {
     Time(Duration),
 }
 
+/// A player's search: the defaults without exploration noise (the most visited step is played).
+pub fn player_config() -> MctsConfig {
+    MctsConfig { dirichlet_fraction: 0.0, ..MctsConfig::default() }
+}
+
 /// Visits added per round when searching for a time or until stopped.
 const VISITS_PER_ROUND: u32 = 32;
 
@@ -41,9 +46,15 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
     /// A player named `name` that searches with `evaluator` for `thinking` per decision, without
     /// root noise; `seed` drives the search's tie-breaks.
     pub fn new(name: String, evaluator: E, thinking: Thinking, seed: u64) -> MctsPlayer<E> {
-        // A player: no exploration noise; the most visited step is played.
-        let config = MctsConfig { dirichlet_fraction: 0.0, ..MctsConfig::default() };
+        let config = player_config();
         MctsPlayer { name, evaluator, config, thinking, seed, kept: None, tables: None }
+    }
+
+    /// The same player searching with `config` (start from [`player_config`]).
+    pub fn with_config(mut self, config: MctsConfig) -> MctsPlayer<E> {
+        self.config = config;
+        self.kept = None;
+        self
     }
 
     /// The same player, its searches taking the positions `tables` cover as exact leaves.
