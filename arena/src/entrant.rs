@@ -94,7 +94,7 @@ impl Entrant {
                     Thinking::Playouts(p) => p.to_string(),
                     Thinking::Time(t) => format!("{}s", t.as_secs_f64()),
                 };
-                let mut config = player_config();
+                let mut config = player_config(thinking);
                 let mut name = format!("mcts:{}:{budget}", net.stem());
                 for (key, value) in settings {
                     config

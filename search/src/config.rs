@@ -109,7 +109,7 @@ impl Default for MctsConfig {
             playout_cap: PlayoutCap::default(),
             resignation: Resignation::default(),
             solver: false,
-            pass_forced: false,
+            pass_forced: true,
             forced_playouts: 0.0,
         }
     }
