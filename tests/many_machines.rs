@@ -376,7 +376,7 @@ fn a_trainer_moves_to_a_fresh_cache_and_resumes_from_the_store() {
     let store = Store::open_with_env(&location, env.clone()).unwrap();
     let states = || store.list("train").unwrap();
     let state = |step: u64| format!("train/state-{step:010}.safetensors");
-    run("selfplay", "cache-s", &["--games", "24"]);
+    run("selfplay", "cache-s", &["--games", "32"]); // pays for about 60 steps
 
     // Trainer A, on its machine: 20 steps, a checkpoint every 10, each in the store.
     run("train", "cache-a", &["--steps", "20"]);
