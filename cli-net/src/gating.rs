@@ -67,14 +67,21 @@ pub fn gate(
             promoted_at: unix_now(),
             promoted_by: Some(rundata::process_token()),
         };
-        if let Promotion::AlreadyTaken { by } = cached.promote(&promoted)? {
-            println!(
-                "  gate: generation {} was taken first by {} (step {}): not promoted",
-                by.generation,
-                by.checkpoint.display(),
-                by.step
-            );
-            record.promoted = false;
+        match cached.promote(&promoted)? {
+            Promotion::Promoted(stored) if stored.generation != promoted.generation => println!(
+                "  gate: promoted as generation {}, above the damaged pointers from generation {}",
+                stored.generation, promoted.generation
+            ),
+            Promotion::Promoted(_) => {}
+            Promotion::AlreadyTaken { by } => {
+                println!(
+                    "  gate: generation {} was taken first by {} (step {}): not promoted",
+                    by.generation,
+                    by.checkpoint.display(),
+                    by.step
+                );
+                record.promoted = false;
+            }
         }
     }
     append_records(cached, Log::Gates, std::slice::from_ref(&record))?;

@@ -1,12 +1,14 @@
 //! `checkers-zero train`: trains on a run's shards, resuming from its last training state, and
 //! writes candidate nets for the gate. With `--follow` it waits for new self-play data and writes
 //! a candidate every `checkpoint_every` steps. On an S3 run it downloads the shards it lacks into
-//! its cache before each look at them, and uploads its candidates to `nets/`; its training state
-//! stays in its cache.
+//! its cache before each look at them, and uploads its candidates to `nets/` and its training
+//! state to `train/` (see [`crate::train_store`]), so that a trainer on another machine (a fresh
+//! cache) resumes where it left off.
 
 use crate::config::RunConfig;
 use crate::interrupt;
 use crate::run_state::open_run_args;
+use crate::train_store::{download_state, upload_state};
 use crate::waiting::{retry, sleep};
 use anyhow::{bail, Result};
 use cli::net_commands::TrainArgs;
@@ -22,6 +24,11 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let run = cached.run();
     crate::run_state::set_cpu_threads(&config, 1);
     let tables = config.egdb.load()?;
+    // A resumed window re-reads its shards, and a fresh cache has neither them nor the state.
+    retry("the trainer fetches its state", || {
+        cached.download_new("shards")?;
+        download_state(&cached)
+    })?;
     let mut trainer = open_trainer(run, &config, tables.as_deref())?;
     let limit = trainer.step().saturating_add(args.steps.unwrap_or(u64::MAX));
     let start = trainer.step();
@@ -70,17 +77,19 @@ pub fn run(args: TrainArgs) -> Result<()> {
     Ok(())
 }
 
-/// Writes a checkpoint (a candidate net and the training state) and uploads the candidates the
-/// store lacks; while the store is unreachable they wait in the cache for the next checkpoint.
+/// Writes a checkpoint (a candidate net and the training state) and uploads the candidates and
+/// the training state the store lacks; while the store is unreachable they wait in the cache for
+/// the next checkpoint.
 fn checkpoint(cached: &CachedRun, trainer: &mut Trainer) -> Result<()> {
     let state = trainer.checkpoint()?;
     if let Some(line) = endgame_line(trainer) {
         println!("{line}");
     }
-    match cached.publish_new("nets") {
-        Ok(_) => println!("checkpoint at step {}: {}", trainer.step(), state.display()),
+    let uploaded = cached.publish_new("nets").map_err(anyhow::Error::from);
+    match uploaded.and_then(|_| upload_state(cached)) {
+        Ok(()) => println!("checkpoint at step {}: {}", trainer.step(), state.display()),
         Err(e) => {
-            eprintln!("warning: candidates kept in the cache for now: {}", support::one_line(&e))
+            eprintln!("warning: candidates and training state kept in the cache for now: {e:#}")
         }
     }
     Ok(())
