@@ -9,6 +9,7 @@ use cli::{Cli, Command};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    omp_threads_sleep_when_idle();
     let command = Cli::parse().command;
     let status = match command {
         Command::Shared(shared) if !shared.needs_net() => cli::exit_status(shared.run(None)),
@@ -20,24 +21,13 @@ fn main() -> ExitCode {
 /// libtorch's OpenMP threads spin while they wait by default. When other work shares the cores
 /// (self-play workers, a trainer, other programs) that spinning slowed forward passes by up to
 /// 100x on a 2-core machine; letting idle threads sleep (`OMP_WAIT_POLICY=PASSIVE`) cured it.
-/// OpenMP reads the variable in its library constructor, before `main`, so it is set here from
-/// the executable's pre-initialisation array, which the dynamic loader runs before any shared
-/// library's constructor; a policy the user chose is kept.
-#[used]
-#[link_section = ".preinit_array"]
-static OMP_THREADS_SLEEP_WHEN_IDLE: extern "C" fn() = omp_threads_sleep_when_idle;
-
-extern "C" fn omp_threads_sleep_when_idle() {
-    extern "C" {
-        fn setenv(
-            name: *const std::ffi::c_char,
-            value: *const std::ffi::c_char,
-            overwrite: std::ffi::c_int,
-        ) -> std::ffi::c_int;
-    }
-    // SAFETY: runs once, before `main` and before any other thread or library code; both strings
-    // are NUL-terminated literals. `overwrite = 0` leaves a value the user set.
-    unsafe {
-        setenv(c"OMP_WAIT_POLICY".as_ptr(), c"PASSIVE".as_ptr(), 0);
+/// OpenMP reads the variable in its library constructor, which runs when the net library (and
+/// with it libtorch and its OpenMP) is loaded, after `main` started: so it is set here, first
+/// thing, while no other thread runs; a policy the user chose is kept. (It cannot be set before
+/// `main` from the executable's pre-initialisation array: glibc sets up the environment again
+/// after that array ran, and the variable was lost.)
+fn omp_threads_sleep_when_idle() {
+    if std::env::var_os("OMP_WAIT_POLICY").is_none() {
+        std::env::set_var("OMP_WAIT_POLICY", "PASSIVE");
     }
 }

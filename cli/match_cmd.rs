@@ -22,8 +22,9 @@ use std::time::{Duration, Instant};
 /// `checkers-zero match`.
 #[derive(Args)]
 pub struct MatchArgs {
-    /// Player A: random, alphabeta:DEPTH, alphabeta:SECONDSs, mcts:CHECKPOINT[:PLAYOUTS] or
-    /// policy:CHECKPOINT (CHECKPOINT: a checkpoint file, or a run directory for its best net).
+    /// Player A: random, alphabeta:DEPTH, alphabeta:SECONDSs, mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...]
+    /// or policy:CHECKPOINT (CHECKPOINT: a checkpoint file, or a run directory for its best net;
+    /// KEY: c_puct, fpu_reduction, leaves_per_batch, solver or pass_forced, changing the player's search).
     a: String,
     /// Player B, written like A.
     b: String,

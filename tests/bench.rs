@@ -4,7 +4,7 @@
 use crate::cli::{arg, succeed};
 
 /// The JSON keys the bench promises (issue: "`checkers-zero bench`").
-const NUMBERS: [&str; 18] = [
+const NUMBERS: [&str; 19] = [
     "perft_nodes_per_s",
     "perft_depth",
     "perft_nodes",
@@ -21,6 +21,7 @@ const NUMBERS: [&str; 18] = [
     "match_efficiency",
     "match_games_per_hour",
     "train_samples_per_s",
+    "train_sync_samples_per_s",
     "train_efficiency",
     "threads",
 ];
@@ -60,7 +61,7 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
     }
     assert_eq!(
         figures.len(),
-        22,
+        NUMBERS.len() + TEXTS.len(),
         "exactly the promised keys: {:?}",
         figures.keys().collect::<Vec<_>>()
     );

@@ -52,23 +52,26 @@ pub fn sorted_files(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn openmp_threads_sleep_when_idle_unless_the_user_chose_a_policy() {
-    // libgomp prints the settings it read at start-up when asked to.
-    let policy_seen = |policy: Option<&str>| {
+    // libgomp prints the settings it read at start-up when asked to. Its `OMP_WAIT_POLICY` line
+    // says 'PASSIVE' for an unset policy too; the spin count tells them apart: 0 for a passive
+    // policy, 300000 for none, 30000000000 for an active one.
+    let spin_count = |policy: Option<&str>| {
         let mut command = checkers_zero();
         // `ladder` runs in the net library, which brings libtorch and its OpenMP.
         command
             .args(["ladder", "/nonexistent-run"])
-            .env("OMP_DISPLAY_ENV", "TRUE")
-            .env_remove("OMP_WAIT_POLICY");
+            .env("OMP_DISPLAY_ENV", "VERBOSE")
+            .env_remove("OMP_WAIT_POLICY")
+            .env_remove("GOMP_SPINCOUNT");
         if let Some(policy) = policy {
             command.env("OMP_WAIT_POLICY", policy);
         }
         let out = command.output().expect("the binary runs");
         let text = String::from_utf8_lossy(&out.stderr).into_owned();
-        text.lines().find(|l| l.contains("OMP_WAIT_POLICY")).map(str::trim).map(str::to_string)
+        text.lines().find(|l| l.contains("GOMP_SPINCOUNT")).map(str::trim).map(str::to_string)
     };
-    assert_eq!(policy_seen(None).as_deref(), Some("OMP_WAIT_POLICY = 'PASSIVE'"));
-    assert_eq!(policy_seen(Some("ACTIVE")).as_deref(), Some("OMP_WAIT_POLICY = 'ACTIVE'"));
+    assert_eq!(spin_count(None).as_deref(), Some("GOMP_SPINCOUNT = '0'"));
+    assert_eq!(spin_count(Some("ACTIVE")).as_deref(), Some("GOMP_SPINCOUNT = '30000000000'"));
 }
 
 /// The shared libraries the dynamic loader loaded for `args` (from `LD_DEBUG=libs`), and the

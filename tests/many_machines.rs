@@ -358,3 +358,44 @@ fn two_evaluators_racing_promote_once_on_both_backends() {
         assert_eq!(promoted, 1, "{location}: {} gates, {promoted} promoted", records.len());
     }
 }
+
+#[test]
+fn a_trainer_moves_to_a_fresh_cache_and_resumes_from_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let location = format!("s3://{}/moving-trainer", seaweed::BUCKET);
+    let env = seaweed::server().env();
+    let run = |role: &str, cache: &str, extra: &[&str]| -> String {
+        let cache = dir.path().join(cache);
+        let base =
+            ["--config", "configs/tiny.toml", "--run-dir", &location, "--cache", arg(&cache)];
+        let (ok, err) = run_with_env(&[&[role][..], &base, extra].concat(), &env);
+        assert!(ok, "{role} in {}: {err}", cache.display());
+        assert_no_panic(&err);
+        err
+    };
+    let store = Store::open_with_env(&location, env.clone()).unwrap();
+    let states = || store.list("train").unwrap();
+    let state = |step: u64| format!("train/state-{step:010}.safetensors");
+    run("selfplay", "cache-s", &["--games", "32"]); // pays for about 60 steps
+
+    // Trainer A, on its machine: 20 steps, a checkpoint every 10, each in the store.
+    run("train", "cache-a", &["--steps", "20"]);
+    assert_eq!(states(), [state(10), state(20)]);
+    assert!(!store.list("tb/train").unwrap().is_empty(), "its TensorBoard events");
+
+    // Trainer B, elsewhere: it continues from A's step 20, not from 0; the store keeps what its
+    // cache keeps.
+    let b = run("train", "cache-b", &["--steps", "10"]);
+    assert!(b.contains("resumed training at step 20"), "{b}");
+    assert_eq!(states(), [state(20), state(30)]);
+
+    // The newest state damaged in the store: trainer C refuses it by name and takes the one before.
+    let mut bytes = store.get(&state(30)).unwrap().unwrap();
+    let at = bytes.len() - 100;
+    bytes[at] ^= 0x10;
+    store.put(&state(30), &bytes).unwrap();
+    let c = run("train", "cache-c", &["--steps", "0"]);
+    let warning = c.lines().find(|l| l.starts_with("warning: ") && l.contains("state-0000000030"));
+    assert!(warning.is_some(), "no warning names the damaged state: {c}");
+    assert!(c.contains("resumed training at step 20"), "{c}");
+}

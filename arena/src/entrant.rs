@@ -3,7 +3,7 @@
 use crate::error::ArenaError;
 use crate::player::{Contestant, Player};
 use crate::players::alphabeta::AlphaBetaPlayer;
-use crate::players::mcts::{MctsPlayer, Thinking};
+use crate::players::mcts::{player_config, MctsPlayer, Thinking};
 use crate::players::policy::PolicyPlayer;
 use crate::players::random::RandomPlayer;
 use crate::spec::{NetSource, PlayerSpec, SearchLimit};
@@ -55,7 +55,7 @@ pub struct Entrant {
 enum Kind {
     Random,
     AlphaBeta(Limit),
-    Mcts(Arc<LoadedNet>, Thinking, Option<Arc<Tables>>),
+    Mcts(Arc<LoadedNet>, Thinking, Option<Arc<Tables>>, MctsConfig),
     Policy(Arc<LoadedNet>),
 }
 
@@ -84,7 +84,7 @@ impl Entrant {
                     ),
                 }
             }
-            PlayerSpec::Mcts { net, playouts } => {
+            PlayerSpec::Mcts { net, playouts, settings } => {
                 let thinking = match (playouts, options.time) {
                     (Some(p), _) => Thinking::Playouts(*p),
                     (None, Some(time)) => Thinking::Time(time),
@@ -94,12 +94,20 @@ impl Entrant {
                     Thinking::Playouts(p) => p.to_string(),
                     Thinking::Time(t) => format!("{}s", t.as_secs_f64()),
                 };
+                let mut config = player_config(thinking);
+                let mut name = format!("mcts:{}:{budget}", net.stem());
+                for (key, value) in settings {
+                    config
+                        .set(key, value)
+                        .map_err(|reason| ArenaError::PlayerSpec { text: name.clone(), reason })?;
+                    name.push_str(&format!(",{key}={value}"));
+                }
                 let (shared, step) = load_net(net, options)?;
                 Entrant {
-                    name: format!("mcts:{}:{budget}", net.stem()),
+                    name,
                     step: Some(step),
                     run_dir: net.run_dir.clone(),
-                    kind: Kind::Mcts(shared, thinking, options.egdb.clone()),
+                    kind: Kind::Mcts(shared, thinking, options.egdb.clone(), config),
                 }
             }
             PlayerSpec::Policy { net } => {
@@ -141,8 +149,8 @@ impl Contestant for Entrant {
 
     fn shares_batches(&self) -> bool {
         match &self.kind {
-            Kind::Random | Kind::Policy(_) | Kind::Mcts(_, Thinking::Playouts(_), _) => true,
-            Kind::AlphaBeta(_) | Kind::Mcts(_, Thinking::Time(_), _) => false,
+            Kind::Random | Kind::Policy(_) | Kind::Mcts(_, Thinking::Playouts(_), ..) => true,
+            Kind::AlphaBeta(_) | Kind::Mcts(_, Thinking::Time(_), ..) => false,
         }
     }
 
@@ -150,8 +158,9 @@ impl Contestant for Entrant {
         Ok(match &self.kind {
             Kind::Random => Box::new(RandomPlayer::new(seed)),
             Kind::AlphaBeta(limit) => Box::new(AlphaBetaPlayer::new(*limit)),
-            Kind::Mcts(net, thinking, tables) => Box::new(
+            Kind::Mcts(net, thinking, tables, config) => Box::new(
                 MctsPlayer::new(self.name.clone(), (net.evaluators)(), *thinking, seed)
+                    .with_config(config.clone())
                     .with_tables(tables.clone()),
             ),
             Kind::Policy(net) => Box::new(PolicyPlayer::new(self.name.clone(), (net.evaluators)())),

@@ -1,10 +1,13 @@
 //! Players as written on the command line: `random`, `alphabeta:DEPTH` (or `alphabeta:SECONDSs`, or
 //! `alphabeta` alone for the match's time per move),
-//! `mcts:CHECKPOINT[:PLAYOUTS]` and `policy:CHECKPOINT`, where CHECKPOINT is a checkpoint file or
-//! a run directory (meaning the net its best-net pointer names).
+//! `mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...]` and `policy:CHECKPOINT`, where CHECKPOINT is a
+//! checkpoint file or a run directory (meaning the net its best-net pointer names) and the
+//! `KEY=VALUE` pairs change the player's search (`search::PLAYER_SETTINGS`, e.g.
+//! `mcts:run:400,c_puct=2,solver=false`).
 
 use crate::error::ArenaError;
 use rundata::RunDir;
+use search::MctsConfig;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
@@ -26,6 +29,8 @@ pub enum PlayerSpec {
         net: NetSource,
         /// MCTS playouts per decision, when the spec names them.
         playouts: Option<u32>,
+        /// Search settings changed from the player defaults, in the order written.
+        settings: Vec<(String, String)>,
     },
     /// A net's raw policy: the most likely legal step, no search.
     Policy {
@@ -70,6 +75,12 @@ impl FromStr for PlayerSpec {
             "alphabeta" if rest.is_empty() => Ok(PlayerSpec::AlphaBeta(None)),
             "alphabeta" => parse_limit(rest).map(|l| PlayerSpec::AlphaBeta(Some(l))).map_err(bad),
             "mcts" => {
+                let (rest, settings) = match rest.split_once(',') {
+                    Some((head, tail)) if tail.contains('=') => {
+                        (head, parse_settings(tail).map_err(bad)?)
+                    }
+                    _ => (rest, Vec::new()),
+                };
                 let (path, playouts) = match rest.rsplit_once(':') {
                     Some((path, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
                         let playouts = n.parse().ok().filter(|&p| p >= 1).ok_or_else(|| bad(format!("playouts `{n}` is not a number from 1 to {}", u32::MAX)))?;
@@ -77,13 +88,34 @@ impl FromStr for PlayerSpec {
                     }
                     _ => (rest, None),
                 };
-                Ok(PlayerSpec::Mcts { net: NetSource::find(text, path)?, playouts })
+                Ok(PlayerSpec::Mcts { net: NetSource::find(text, path)?, playouts, settings })
             }
             "policy" => Ok(PlayerSpec::Policy { net: NetSource::find(text, rest)? }),
             _ => Err(bad(format!(
-                "unknown kind of player `{kind}`; expected random, alphabeta:DEPTH, mcts:CHECKPOINT[:PLAYOUTS] or policy:CHECKPOINT"
+                "unknown kind of player `{kind}`; expected random, alphabeta:DEPTH, mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...] or policy:CHECKPOINT"
             ))),
         }
+    }
+}
+
+/// `KEY=VALUE[,KEY=VALUE...]`, each checked against the player defaults.
+fn parse_settings(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut config = MctsConfig::default();
+    text.split(',')
+        .map(|pair| {
+            let (key, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("search setting `{pair}` is not KEY=VALUE"))?;
+            config.set(key, value)?;
+            Ok((key.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
+impl PlayerSpec {
+    /// An MCTS player of `net` with the default search, at `playouts` when given.
+    pub fn mcts(net: NetSource, playouts: Option<u32>) -> PlayerSpec {
+        PlayerSpec::Mcts { net, playouts, settings: Vec::new() }
     }
 }
 
@@ -175,6 +207,21 @@ mod tests {
             .contains("no checkpoint file or run directory at /no/such.safetensors"));
         assert!(err("policy:").contains("needs a checkpoint"));
         assert!(err("mcts:/no/such:0").contains("playouts `0`"));
+        assert!(err("mcts:/no/such:64,cpuct=2").contains("unknown search setting `cpuct`"));
+        assert!(err("mcts:/no/such:64,solver=maybe").contains("`solver=maybe`"));
+    }
+
+    #[test]
+    fn search_settings_follow_the_playouts() {
+        let dir = tempfile::tempdir().unwrap();
+        let net = dir.path().join("a.safetensors");
+        std::fs::write(&net, b"weights").unwrap();
+        let spec: PlayerSpec =
+            format!("mcts:{}:64,c_puct=2,solver=false", net.display()).parse().unwrap();
+        let PlayerSpec::Mcts { playouts, settings, .. } = spec else { panic!("{spec:?}") };
+        assert_eq!(playouts, Some(64));
+        let pairs = [("c_puct", "2"), ("solver", "false")].map(|(k, v)| (k.into(), v.into()));
+        assert_eq!(settings, pairs.to_vec());
     }
 
     #[test]
@@ -190,8 +237,9 @@ mod tests {
         )
         .unwrap();
         let spec: PlayerSpec = format!("mcts:{}:64", run.display()).parse().unwrap();
-        let PlayerSpec::Mcts { net, playouts } = spec else { panic!("{spec:?}") };
+        let PlayerSpec::Mcts { net, playouts, settings } = spec else { panic!("{spec:?}") };
         assert_eq!(playouts, Some(64));
+        assert!(settings.is_empty());
         assert_eq!(net.checkpoint, run.join("nets/step-00000100.safetensors"));
         assert_eq!(net.run_dir.as_deref(), Some(run));
         assert_eq!(net.stem(), "step-00000100");

@@ -98,13 +98,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let matches = bench_matches(&new_inference, playouts, plan.match_games)?;
 
     clock.stage(format!("training, batch {}", config.train.batch_size));
-    let train = bench_train(
-        &config.net,
-        config.train.batch_size,
-        plan.train_steps,
-        plan.train_positions,
-        device,
-    )?;
+    let train =
+        bench_train(&config.net, &config.train, plan.train_steps, plan.train_positions, device)?;
 
     let figures = Figures {
         perft_nodes_per_s,
@@ -123,6 +118,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         match_efficiency: matches.positions_per_s / selfplay.positions_per_s.max(1e-9),
         match_games_per_hour: matches.games_per_hour,
         train_samples_per_s: train.pipeline_samples_per_s,
+        train_sync_samples_per_s: train.sync_samples_per_s,
         train_efficiency: train.ratio,
         threads: tch::get_num_threads(),
         device: report::device_name(device),

@@ -67,7 +67,7 @@ pub fn evaluate(
         run_dir: Some(run.run().root().to_path_buf()),
     };
     let playouts = (eval.playouts > 0).then_some(eval.playouts);
-    let player = Entrant::load(&PlayerSpec::Mcts { net, playouts }, &options)?;
+    let player = Entrant::load(&PlayerSpec::mcts(net, playouts), &options)?;
     let deck = arena::standard_deck()?;
     let rules = config.selfplay.draw.into();
     for spec in opponents {

@@ -68,14 +68,23 @@ pub fn gate(
             promoted_at: unix_now(),
             promoted_by: Some(rundata::process_token()),
         };
-        if let Promotion::AlreadyTaken { by } = cached.promote(&promoted)? {
-            progress::line(format!(
-                "  gate: generation {} was taken first by {} (step {}): not promoted",
-                by.generation,
-                by.checkpoint.display(),
-                by.step
-            ));
-            record.promoted = false;
+        match cached.promote(&promoted)? {
+            Promotion::Promoted(stored) if stored.generation != promoted.generation => {
+                progress::line(format!(
+                "  gate: promoted as generation {}, above the damaged pointers from generation {}",
+                stored.generation, promoted.generation
+            ))
+            }
+            Promotion::Promoted(_) => {}
+            Promotion::AlreadyTaken { by } => {
+                progress::line(format!(
+                    "  gate: generation {} was taken first by {} (step {}): not promoted",
+                    by.generation,
+                    by.checkpoint.display(),
+                    by.step
+                ));
+                record.promoted = false;
+            }
         }
     }
     append_records(cached, Log::Gates, std::slice::from_ref(&record))?;
@@ -124,5 +133,5 @@ fn ladder_elo(run: &CachedRun, step: u64) -> Result<Option<(arena::Rating, Strin
 fn net_entrant(run: &RunDir, checkpoint: &Path, options: &NetOptions) -> Result<Entrant> {
     let net =
         NetSource { checkpoint: checkpoint.to_path_buf(), run_dir: Some(run.root().to_path_buf()) };
-    Ok(Entrant::load(&PlayerSpec::Mcts { net, playouts: Some(options.playouts) }, options)?)
+    Ok(Entrant::load(&PlayerSpec::mcts(net, Some(options.playouts)), options)?)
 }

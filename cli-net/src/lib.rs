@@ -18,6 +18,7 @@ mod run;
 mod run_state;
 mod selfplay;
 mod train;
+mod train_store;
 mod training;
 mod waiting;
 

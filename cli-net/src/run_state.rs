@@ -90,7 +90,7 @@ pub fn ensure_best(cached: &CachedRun, config: &RunConfig) -> Result<BestNet> {
         promoted_by: Some(rundata::process_token()),
     };
     match cached.promote(&best)? {
-        Promotion::Promoted => Ok(best),
+        Promotion::Promoted(best) => Ok(best),
         Promotion::AlreadyTaken { by } => {
             fetch_net(cached, &by)?;
             Ok(by)

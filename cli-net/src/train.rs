@@ -1,19 +1,21 @@
 //! `checkers-zero train`: trains on a run's shards, resuming from its last training state, and
-//! writes candidate nets for the gate. With `--follow` it waits for new self-play data and writes
-//! a candidate every `checkpoint_every` steps. On an S3 run it downloads the shards it lacks into
-//! its cache before each look at them, and uploads its candidates to `nets/`; its training state
-//! stays in its cache.
+//! writes candidate nets for the gate, one every `checkpoint_every` steps ([`training::follow`],
+//! which a concurrent `run` runs too). With `--follow` it waits for new self-play data. On an S3 run it downloads the shards it lacks into
+//! its cache before each look at them, and uploads its candidates to `nets/` and its training
+//! state to `train/` (see [`crate::train_store`]), so that a trainer on another machine (a fresh
+//! cache) resumes where it left off.
 
 use crate::config::RunConfig;
 use crate::interrupt;
 use crate::run_state::open_run_args;
-use crate::waiting::{retry, sleep};
+use crate::train_store::{download_state, upload_state};
+use crate::training;
+use crate::waiting::retry;
 use anyhow::{bail, Result};
 use cli::net_commands::TrainArgs;
 use cli::progress;
 use egdb::Tables;
 use rundata::{CachedRun, RunDir};
-use std::time::Duration;
 use train::{EndgameSet, StepOutcome, TrainPaths, Trainer};
 
 pub fn run(args: TrainArgs) -> Result<()> {
@@ -22,36 +24,20 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let run = cached.run();
     crate::run_state::set_cpu_threads(&config, 1);
     let tables = config.egdb.load()?;
+    // A resumed window re-reads its shards, and a fresh cache has neither them nor the state.
+    retry("the trainer fetches its state", || {
+        cached.download_new("shards")?;
+        download_state(&cached)
+    })?;
     let mut trainer = open_trainer(run, &config, tables.as_deref())?;
-    let limit = trainer.step().saturating_add(args.steps.unwrap_or(u64::MAX));
     let start = trainer.step();
-    let mut saved = start;
-    loop {
-        retry("the trainer waits for shards", || Ok(cached.download_new("shards")?))?;
-        let refresh = trainer.refresh()?;
-        warn_damaged(&refresh);
-        if refresh.shards > 0 {
-            println!(
-                "replay: {} shards read ({} positions in the window)",
-                trainer.replay().added().len(),
-                trainer.replay().len()
-            );
-        }
-        let trained = train_paid_steps(&mut trainer, limit)?;
-        if args.follow && trainer.step() >= saved + trainer.config().checkpoint_every {
-            checkpoint(&cached, &mut trainer)?;
-            saved = trainer.step();
-        }
-        if interrupt::requested() || trainer.step() >= limit || (!args.follow && trained == 0) {
-            break;
-        }
-        if trained == 0 {
-            sleep(Duration::from_secs(2));
-        }
-    }
-    if trainer.step() > saved {
-        checkpoint(&cached, &mut trainer)?;
-    }
+    let until = training::Until {
+        limit: start.saturating_add(args.steps.unwrap_or(u64::MAX)),
+        stop: &|| false,
+        data_ended: &|| !args.follow,
+        trained: &|_| {},
+    };
+    training::follow(&cached, &mut trainer, &until)?;
     if trainer.step() > start {
         println!(
             "trained steps {start}..{}; state in {}",
@@ -70,17 +56,19 @@ pub fn run(args: TrainArgs) -> Result<()> {
     Ok(())
 }
 
-/// Writes a checkpoint (a candidate net and the training state) and uploads the candidates the
-/// store lacks; while the store is unreachable they wait in the cache for the next checkpoint.
+/// Writes a checkpoint (a candidate net and the training state) and uploads the candidates and
+/// the training state the store lacks; while the store is unreachable they wait in the cache for
+/// the next checkpoint.
 pub(crate) fn checkpoint(cached: &CachedRun, trainer: &mut Trainer) -> Result<()> {
     let state = trainer.checkpoint()?;
     if let Some(line) = endgame_line(trainer) {
         println!("{line}");
     }
-    match cached.publish_new("nets") {
-        Ok(_) => println!("checkpoint at step {}: {}", trainer.step(), state.display()),
+    let uploaded = cached.publish_new("nets").map_err(anyhow::Error::from);
+    match uploaded.and_then(|_| upload_state(cached)) {
+        Ok(()) => println!("checkpoint at step {}: {}", trainer.step(), state.display()),
         Err(e) => {
-            eprintln!("warning: candidates kept in the cache for now: {}", support::one_line(&e))
+            eprintln!("warning: candidates and training state kept in the cache for now: {e:#}")
         }
     }
     Ok(())

@@ -7,6 +7,7 @@
 //!                                                 WDL logits 128..131, moves left 131
 //! ```
 
+mod autocast;
 pub mod checkpoint;
 mod config;
 mod device;
@@ -20,6 +21,7 @@ mod net;
 pub mod policy;
 pub mod sample;
 
+pub use autocast::autocast_bf16;
 pub use checkpoint::{Checkpoint, CheckpointMeta, Extras};
 pub use config::NetConfig;
 pub use device::{resolve_device, set_cpu_threads};

@@ -323,12 +323,12 @@ mod tests {
             promoted_at: 5,
             promoted_by: Some(process_token()),
         };
-        assert_eq!(run.promote(&best).unwrap(), Promotion::Promoted);
+        assert_eq!(run.promote(&best).unwrap(), Promotion::Promoted(best.clone()));
         assert_eq!(run.best().unwrap(), Some(best.clone()));
         // The same process promoting the same net again later (a retry): still its promotion;
         // another process's: taken.
         let later = BestNet { promoted_at: 6, ..best.clone() };
-        assert_eq!(run.promote(&later).unwrap(), Promotion::Promoted);
+        assert_eq!(run.promote(&later).unwrap(), Promotion::Promoted(best.clone()));
         let rival = BestNet { promoted_by: Some("another".into()), ..later };
         assert_eq!(run.promote(&rival).unwrap(), Promotion::AlreadyTaken { by: best.clone() });
         assert!(run.root().join("best/gen-000001.json").is_file());

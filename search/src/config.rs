@@ -28,6 +28,17 @@ pub struct MctsConfig {
     pub playout_cap: PlayoutCap,
     /// When a self-play game may end by resignation.
     pub resignation: Resignation,
+    /// MCTS-solver: game ends (and endgame-table positions) are exact values that the search
+    /// proves up the tree; it plays a proven win and avoids a proven loss (see `solver.rs`).
+    pub solver: bool,
+    /// A decision with a single legal step (a forced capture, the next jump of a multi-jump) is
+    /// passed through to its child without asking the evaluator, so every evaluation is spent
+    /// where there is a choice.
+    pub pass_forced: bool,
+    /// KataGo's forced playouts in full searches with root noise: a root child with fewer than
+    /// `sqrt(forced_playouts * prior * root visits)` visits is searched next, and the policy
+    /// target takes those visits off again where they were only forced (0: off; KataGo uses 2).
+    pub forced_playouts: f32,
 }
 
 /// Temperature `opening` for the first `opening_plies` plies of a game, then `later`.
@@ -97,6 +108,9 @@ impl Default for MctsConfig {
             temperature: TemperatureSchedule::default(),
             playout_cap: PlayoutCap::default(),
             resignation: Resignation::default(),
+            solver: false,
+            pass_forced: true,
+            forced_playouts: 0.0,
         }
     }
 }
@@ -130,7 +144,36 @@ impl TemperatureSchedule {
     }
 }
 
+/// The settings a player's spec may change, as `KEY=VALUE` (see [`MctsConfig::set`]).
+pub const PLAYER_SETTINGS: &[&str] =
+    &["c_puct", "fpu_reduction", "leaves_per_batch", "solver", "pass_forced"];
+
 impl MctsConfig {
+    /// Sets one of the [`PLAYER_SETTINGS`] from its text, e.g. `c_puct` to `2.0` or `solver` to
+    /// `false`, and checks the result. The error says which key or value is wrong.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let number = || value.parse::<f32>().map_err(|_| format!("`{key}={value}`: not a number"));
+        let flag =
+            || value.parse::<bool>().map_err(|_| format!("`{key}={value}`: not true or false"));
+        match key {
+            "c_puct" => self.c_puct = number()?,
+            "fpu_reduction" => self.fpu_reduction = number()?,
+            "leaves_per_batch" => {
+                self.leaves_per_batch =
+                    value.parse().map_err(|_| format!("`{key}={value}`: not a whole number"))?
+            }
+            "solver" => self.solver = flag()?,
+            "pass_forced" => self.pass_forced = flag()?,
+            _ => {
+                return Err(format!(
+                    "unknown search setting `{key}`; expected one of {}",
+                    PLAYER_SETTINGS.join(", ")
+                ))
+            }
+        }
+        self.validate().map_err(|e| e.to_string())
+    }
+
     /// The budget of a full (`true`) or cheap search under the playout cap.
     pub fn budget(&self, full: bool) -> Budget {
         if full {
@@ -171,6 +214,12 @@ impl MctsConfig {
             self.dirichlet_fraction,
             is_in(self.dirichlet_fraction, 0.0, 1.0),
             "in [0, 1]",
+        )?;
+        check(
+            "forced_playouts",
+            self.forced_playouts,
+            is_in(self.forced_playouts, 0.0, 10.0),
+            "in [0, 10]",
         )?;
         check("leaves_per_batch", self.leaves_per_batch, self.leaves_per_batch >= 1, "at least 1")?;
         check("temperature.opening", temp.opening, is_in(temp.opening, 0.0, 10.0), "in [0, 10]")?;
@@ -244,6 +293,17 @@ mod tests {
         assert!(err.to_string().contains("playout_cap.cheap_visits"));
         let config = MctsConfig { dirichlet_fraction: 1.5, ..MctsConfig::default() };
         assert_eq!(config.validate().unwrap_err().field, "dirichlet_fraction");
+    }
+
+    #[test]
+    fn player_settings_are_set_from_text_and_checked() {
+        let mut config = MctsConfig::default();
+        config.set("c_puct", "2.5").unwrap();
+        config.set("solver", "true").unwrap();
+        assert_eq!((config.c_puct, config.solver), (2.5, true));
+        assert!(config.set("c_puct", "-1").unwrap_err().contains("c_puct"));
+        assert!(config.set("solver", "yes").unwrap_err().contains("not true or false"));
+        assert!(config.set("cpuct", "1").unwrap_err().contains("unknown search setting `cpuct`"));
     }
 
     #[test]

@@ -139,3 +139,14 @@ fn self_play_without_adjudication_plays_on_by_the_rules() {
     assert!(black.clone().count() > 0);
     assert!(black.clone().all(|d| d.search_value > 0.5), "{:?}", record.decisions);
 }
+
+#[test]
+fn the_solver_proves_a_table_position_from_its_children() {
+    let game = Game::new(Position::from_fen(WON).unwrap(), DrawRules::default());
+    let config = MctsConfig { dirichlet_fraction: 0.0, solver: true, ..MctsConfig::default() };
+    let mut search = Search::new(&config, &game, 1).unwrap().with_tables(Some(tables()));
+    search.run(&mut UniformEvaluator, Budget { visits: 100, root_noise: false }).unwrap();
+    let result = search.result();
+    assert_eq!(result.value, 1.0, "one child loses for White by the tables: {result:?}");
+    assert_eq!(tables().probe(&after_best(&search, WON)), Some(Wdl::Loss), "{result:?}");
+}

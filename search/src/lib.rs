@@ -26,6 +26,7 @@ mod result;
 mod search;
 mod selfplay_game;
 mod server;
+mod solver;
 mod tables;
 mod tree;
 
@@ -36,7 +37,9 @@ mod test_positions;
 #[cfg(test)]
 mod tests;
 
-pub use config::{Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, TemperatureSchedule};
+pub use config::{
+    Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, TemperatureSchedule, PLAYER_SETTINGS,
+};
 pub use control::{MoveBudget, Progress, Score, SearchControl, ThinkRequest};
 pub use error::SearchError;
 pub use evaluator::{

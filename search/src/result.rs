@@ -1,7 +1,9 @@
 //! What a finished search tells: visits per root step (the policy target), the root value, the
 //! principal variation, and the step to play under a temperature.
 
+use crate::puct::forced_visits;
 use crate::search::Search;
+use crate::solver::{child_proof, Proof};
 use crate::tree::{NodeId, NO_NODE, ROOT};
 use draughts::Step;
 use rand::Rng;
@@ -51,6 +53,30 @@ impl SearchResult {
             .collect()
     }
 
+    /// KataGo's policy-target pruning after a search with forced playouts (`k`, see
+    /// `MctsConfig::forced_playouts`; `c_puct` the search's): every step but the most visited
+    /// gives back up to its forced visits as long as its PUCT score stays below the best step's,
+    /// and a step left with a single visit gets none. Only `visits` change.
+    pub fn prune_forced_playouts(&mut self, c_puct: f32, k: f32) {
+        let Some(best) = most_visited(self.steps.iter().map(|s| s.visits)) else { return };
+        let sqrt_total = (self.visits as f32).sqrt();
+        let score = |step: &RootStep, visits: u32| {
+            step.value.unwrap_or(0.0) + c_puct * step.prior * sqrt_total / (1 + visits) as f32
+        };
+        let best_score = score(&self.steps[best], self.steps[best].visits);
+        for (i, step) in self.steps.iter_mut().enumerate() {
+            if i == best || step.visits == 0 {
+                continue;
+            }
+            let floor = step.visits.saturating_sub(forced_visits(k, step.prior, self.visits));
+            let mut visits = step.visits;
+            while visits > floor && score(step, visits - 1) < best_score {
+                visits -= 1;
+            }
+            step.visits = if visits <= 1 { 0 } else { visits };
+        }
+    }
+
     /// The most visited step (first in order on a tie); `None` when the root has no legal step.
     pub fn best_step(&self) -> Option<Step> {
         most_visited(self.steps.iter().map(|s| s.visits)).map(|i| self.steps[i].step)
@@ -87,7 +113,7 @@ impl Search {
             .collect();
         SearchResult {
             steps,
-            value: root.mean_value(),
+            value: root.proof.value().unwrap_or_else(|| root.mean_value()),
             visits: root.visits,
             principal_variation: self.principal_variation(),
         }
@@ -95,11 +121,28 @@ impl Search {
 
     /// The step to play: the most visited at temperature ~0, otherwise drawn with probability
     /// proportional to `visits^(1 / temperature)`. `None` when the root has no legal step.
+    /// Under the solver's proofs only proven wins are candidates when there is one, and proven
+    /// losses only when every step loses.
     pub fn choose_step(&mut self, temperature: f32) -> Option<Step> {
         let edges = self.tree.edges(ROOT);
-        let visits: smallvec::SmallVec<[u32; 48]> =
-            edges.iter().map(|e| self.child_visits(e.child)).collect();
-        let best = most_visited(visits.iter().copied())?;
+        let proofs: smallvec::SmallVec<[Proof; 48]> =
+            edges.iter().map(|e| child_proof(&self.tree, ROOT, e.child)).collect();
+        let candidate = if proofs.contains(&Proof::Win) {
+            |proof: Proof| proof == Proof::Win
+        } else if proofs.iter().all(|&p| p == Proof::Loss) {
+            |_: Proof| true
+        } else {
+            |proof: Proof| proof != Proof::Loss
+        };
+        let visits: smallvec::SmallVec<[u32; 48]> = edges
+            .iter()
+            .zip(&proofs)
+            .map(|(e, &p)| if candidate(p) { self.child_visits(e.child) } else { 0 })
+            .collect();
+        // A candidate counts one more here, so that the most visited is always a candidate.
+        let ranked =
+            visits.iter().zip(&proofs).map(|(&v, &p)| if candidate(p) { v + 1 } else { 0 });
+        let best = most_visited(ranked)?;
         if temperature < ARGMAX_TEMPERATURE || visits[best] == 0 {
             return Some(edges[best].step);
         }

@@ -17,6 +17,7 @@ use crate::error::SearchError;
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
 use crate::noise::mix_dirichlet;
 use crate::puct::Puct;
+use crate::solver::{prove, Proof};
 use crate::tables::table_value;
 use crate::tree::{NodeId, Status, Tree, NO_NODE, ROOT};
 use draughts::{DrawRules, Game, Move, Step, Turn};
@@ -48,10 +49,17 @@ pub struct Search {
 enum Selected {
     /// A new leaf to evaluate, with its request.
     Leaf(NodeId, EvalRequest),
-    /// A terminal node: its value is known.
-    Terminal(NodeId, Terminal),
+    /// A node of exact value (a game end, a table position, or proven by the solver), with that
+    /// value for its side to move.
+    Exact(NodeId, f32),
     /// A leaf already awaiting evaluation.
     Collision,
+}
+
+/// What creating a child found: the end of the descent, or a forced child to descend through.
+enum Expansion {
+    Done(Selected),
+    Forced(NodeId),
 }
 
 impl Search {
@@ -75,7 +83,11 @@ impl Search {
             .collect();
         let mut search = Search {
             config: config.clone(),
-            puct: Puct { c_puct: config.c_puct, fpu_reduction: config.fpu_reduction },
+            puct: Puct {
+                c_puct: config.c_puct,
+                fpu_reduction: config.fpu_reduction,
+                forced_playouts: config.forced_playouts,
+            },
             rules: game.rules(),
             tree: Tree::default(),
             history,
@@ -144,7 +156,7 @@ impl Search {
                     requests.push(request);
                     added += 1;
                 }
-                Selected::Terminal(node, terminal) => self.backup(node, terminal.value(), false),
+                Selected::Exact(node, value) => self.backup(node, value, false),
                 Selected::Collision => break,
             }
         }
@@ -270,7 +282,16 @@ impl Search {
         let mut id = ROOT;
         loop {
             let node = self.tree.node(id);
+            if id != ROOT {
+                if let Some(value) = node.proof.value() {
+                    return Selected::Exact(id, value);
+                }
+            }
             match node.status {
+                Status::Unevaluated if self.config.pass_forced && node.edge_count == 1 => {
+                    self.tree.edges_mut(id)[0].prior = 1.0;
+                    self.tree.node_mut(id).status = Status::Expanded;
+                }
                 Status::Unevaluated => {
                     let decision = node.decision;
                     let turn = decision.turn();
@@ -281,21 +302,27 @@ impl Search {
                     return Selected::Leaf(id, request);
                 }
                 Status::Pending => return Selected::Collision,
-                Status::Terminal(terminal) => return Selected::Terminal(id, terminal),
+                Status::Terminal(terminal) => return Selected::Exact(id, terminal.value()),
                 Status::Expanded => {
-                    let index = self.puct.select(&self.tree, id);
+                    let forced = id == ROOT && self.budget.root_noise;
+                    let index = self.puct.select(&self.tree, id, forced);
                     let edge = self.tree.edges(id)[index];
-                    if edge.child == NO_NODE {
-                        return self.expand_edge(id, index, edge.step);
+                    if edge.child != NO_NODE {
+                        id = edge.child;
+                    } else {
+                        match self.expand_edge(id, index, edge.step) {
+                            Expansion::Done(selected) => return selected,
+                            Expansion::Forced(child) => id = child,
+                        }
                     }
-                    id = edge.child;
                 }
             }
         }
     }
 
-    /// Creates the child of `parent` through edge `index` (step `step`); it is the new leaf.
-    fn expand_edge(&mut self, parent: NodeId, index: usize, step: Step) -> Selected {
+    /// Creates the child of `parent` through edge `index` (step `step`): the new leaf, or, when
+    /// forced steps are passed through and the child has only one, the node to descend on from.
+    fn expand_edge(&mut self, parent: NodeId, index: usize, step: Step) -> Expansion {
         let parent_decision = self.tree.node(parent).decision;
         let (mut decision, turn) = parent_decision.child(parent_decision.turn(), step);
         if decision.taken == 0 {
@@ -307,11 +334,17 @@ impl Search {
         let child = self.tree.add_node(decision, parent, &steps, status);
         self.tree.edges_mut(parent)[index].child = child;
         match terminal {
-            Some(terminal) => Selected::Terminal(child, terminal),
-            None => Selected::Leaf(
+            Some(terminal) => {
+                if self.config.solver {
+                    prove(&mut self.tree, child, Proof::of_terminal(terminal));
+                }
+                Expansion::Done(Selected::Exact(child, terminal.value()))
+            }
+            None if self.config.pass_forced && steps.len() == 1 => Expansion::Forced(child),
+            None => Expansion::Done(Selected::Leaf(
                 child,
                 EvalRequest { observation: decision.observation(&turn), legal_steps: steps },
-            ),
+            )),
         }
     }
 

@@ -144,7 +144,12 @@ impl SelfPlayGame {
     /// Records the finished search, checks resignation, plays the chosen step and the forced
     /// steps after it, and starts the next decision.
     fn commit_decision(&mut self) -> Result<(), SearchError> {
-        let result = self.search.result();
+        let mut result = self.search.result();
+        let config = self.search.config();
+        // Forced playouts ran only where the root had noise (see `Search::descend`).
+        if config.forced_playouts > 0.0 && config.budget(self.full_search).root_noise {
+            result.prune_forced_playouts(config.c_puct, config.forced_playouts);
+        }
         let mover = self.game.position().side_to_move();
         let ply = self.game.ply() as u32;
         self.decisions.push(DecisionRecord {

@@ -327,3 +327,28 @@ fn draws_by_repetition_inside_the_tree_are_terminal() {
         evaluator.requests
     );
 }
+
+#[test]
+fn forced_playouts_visit_every_root_step_and_the_target_prunes_them() {
+    let config = MctsConfig { forced_playouts: 2.0, ..MctsConfig::default() };
+    let mut search = Search::new(&config, &game_from(Position::start()), 7).unwrap();
+    search.run(&mut UniformEvaluator, Budget { visits: 400, root_noise: true }).unwrap();
+    let mut result = search.result();
+    for step in &result.steps {
+        let forced = crate::puct::forced_visits(2.0, step.prior, result.visits);
+        assert!(step.visits + 2 >= forced, "{step:?} below {forced} forced visits");
+    }
+    let before = result.clone();
+    result.prune_forced_playouts(config.c_puct, 2.0);
+    assert_eq!(result.best_step(), before.best_step());
+    let total = |r: &crate::SearchResult| r.steps.iter().map(|s| s.visits).sum::<u32>();
+    assert!(total(&result) < total(&before), "some forced visits are pruned");
+    for (pruned, step) in result.steps.iter().zip(&before.steps) {
+        assert!(pruned.visits <= step.visits && pruned.visits != 1, "{pruned:?} from {step:?}");
+    }
+    // Without noise (a player's search) nothing is forced.
+    let mut quiet = Search::new(&config, &game_from(Position::start()), 7).unwrap();
+    quiet.run(&mut UniformEvaluator, budget(400)).unwrap();
+    let plain = searched(Position::start(), 400, &mut UniformEvaluator);
+    assert_eq!(quiet.result().steps, plain.result().steps);
+}

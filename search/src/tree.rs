@@ -6,6 +6,7 @@
 //! compact and nothing is allocated once the vectors have grown.
 
 use crate::decision::{Decision, Terminal};
+use crate::solver::Proof;
 use draughts::{Color, Step};
 
 /// Index of a node in the arena.
@@ -44,6 +45,8 @@ pub(crate) struct Node {
     pub in_flight: u32,
     /// Sum of the backed-up values, from the view of this node's side to move.
     pub value_sum: f32,
+    /// The node's exact value, once the MCTS-solver has proven it (see [`crate::solver`]).
+    pub proof: Proof,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -107,6 +110,7 @@ impl Tree {
             visits: 0,
             in_flight: 0,
             value_sum: 0.0,
+            proof: Proof::Unknown,
         });
         id
     }

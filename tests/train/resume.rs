@@ -1,5 +1,6 @@
 //! Exact resume: a run restarted from its checkpoint reaches the same weights, optimizer buffers
-//! and next loss as a run that never stopped; damaged checkpoints are refused by name.
+//! and next loss as a run that never stopped, and batches drawn ahead on the batch thread train
+//! exactly as batches drawn in the step; damaged checkpoints are refused by name.
 
 use super::*;
 use std::collections::BTreeMap;
@@ -47,6 +48,62 @@ fn resume_matches_an_uninterrupted_run(optimizer: OptimizerConfig) {
     assert_eq!(resumed.train_available(5).unwrap(), 5);
     assert_same(&at_15, &snapshot(&resumed));
     assert_eq!(next_loss(&mut resumed), loss_16);
+}
+
+/// Copies the files of `from` into `to`, under their names.
+fn copy_files(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+    }
+}
+
+/// Trains `config` in a run of its own under `root`, from the step-0 state `start` and the shards
+/// of `first`: 12 steps, then the shards of `later` arrive, 13 more steps (a refresh in between),
+/// a checkpoint; returns the snapshot and the next loss. (Copies, so that every run reads shards
+/// of the same names in the same order.)
+fn train_across_a_refresh(
+    root: &Path,
+    start: &Path,
+    [first, later]: [&Path; 2],
+    config: TrainConfig,
+) -> (BTreeMap<String, Tensor>, f64) {
+    let paths = run_with_shards(root, 0);
+    copy_files(first, &paths.shards);
+    std::fs::create_dir_all(&paths.states).unwrap();
+    std::fs::copy(start, state_path(&paths.states, 0)).unwrap();
+    let (mut trainer, opened) = open(&paths, config);
+    assert!(opened.resumed_from.is_some(), "{:?}", opened.refused);
+    assert_eq!(trainer.train_available(12).unwrap(), 12);
+    copy_files(later, &paths.shards);
+    assert_eq!(trainer.train_available(13).unwrap(), 13);
+    trainer.checkpoint().unwrap();
+    (snapshot(&trainer), next_loss(&mut trainer))
+}
+
+#[test]
+fn batches_drawn_ahead_train_exactly_as_batches_drawn_in_the_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = quick_config(10);
+    // One first net for every run (tests on other threads draw from libtorch's generator too).
+    let (mut first, _) = open(&run_with_shards(&dir.path().join("first"), 0), config.clone());
+    let start = first.checkpoint().unwrap();
+    let shards = run_with_shards(&dir.path().join("shards"), 1500).shards;
+    let later = dir.path().join("later");
+    std::fs::create_dir(&later).unwrap();
+    write_shard(&later, &ShardHeader::now(9, None), &synthetic_samples(300, 8)).unwrap();
+    let data = [shards.as_path(), later.as_path()];
+    let inline = TrainConfig { prefetch_batches: 0, ..config.clone() };
+    let (inline, inline_loss) =
+        train_across_a_refresh(&dir.path().join("inline"), &start, data, inline);
+    for depth in [1, 4] {
+        let ahead = TrainConfig { prefetch_batches: depth, ..config.clone() };
+        let root = dir.path().join(depth.to_string());
+        let (ahead, ahead_loss) = train_across_a_refresh(&root, &start, data, ahead);
+        assert_same(&inline, &ahead);
+        assert_eq!(inline_loss, ahead_loss, "the next loss, {depth} batches ahead");
+    }
 }
 
 #[test]

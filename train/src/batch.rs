@@ -1,10 +1,14 @@
 //! A training batch: replay records turned into input planes and targets, assembled in host
-//! buffers reused across steps, then copied to the device in one go per tensor.
+//! buffers reused across steps, then made tensors in host memory (page-locked when the batch is
+//! for CUDA, so that its copy to the device can overlap the work queued before it) and copied to
+//! the device in one go per tensor.
 
+use crate::replay::ReplayBuffer;
 use model::encoding::{encode_into, INPUT_SIZE, PLANES};
 use model::policy::POLICY_SIZE;
 use selfplay::shard::RecordView;
-use tch::{Device, Kind, Tensor};
+use support::SplitMix64;
+use tch::{Device, Tensor};
 
 /// Host-side buffers of a batch being assembled.
 #[derive(Debug, Default)]
@@ -13,8 +17,8 @@ pub struct HostBatch {
     inputs: Vec<f32>,
     /// `[B, 128]` the visit distribution, normalised; 0 off its support.
     policy: Vec<f32>,
-    /// `[B, 128]` 1 on the legal steps (the policy's support), else 0.
-    legal: Vec<f32>,
+    /// `[B, 128]` the legal steps (the policy's support).
+    legal: Vec<bool>,
     /// `[B]` 1 for full-search samples with a visit distribution, else 0.
     policy_weight: Vec<f32>,
     /// `[B, 3]` target (win, draw, loss) for the mover.
@@ -23,7 +27,8 @@ pub struct HostBatch {
     moves_left: Vec<f32>,
 }
 
-/// A batch on the device. Shapes as in [`HostBatch`].
+/// A batch of tensors, in host memory ([`HostBatch::to_tensors`]) or on the device
+/// ([`Batch::to_device`]). Shapes as in [`HostBatch`].
 #[derive(Debug)]
 pub struct Batch {
     /// Float `[B, PLANES, 8, 8]` encoded observations.
@@ -56,10 +61,10 @@ pub fn wdl_target(result: i8, search_value: f32, search_weight: f32) -> [f32; 3]
 impl HostBatch {
     /// Empties the buffers, keeping their capacity.
     pub fn clear(&mut self) {
+        self.legal.clear();
         for buf in [
             &mut self.inputs,
             &mut self.policy,
-            &mut self.legal,
             &mut self.policy_weight,
             &mut self.wdl,
             &mut self.moves_left,
@@ -85,11 +90,11 @@ impl HostBatch {
         encode_into(&record.observation(), &mut self.inputs[at..]);
         let at = self.policy.len();
         self.policy.resize(at + POLICY_SIZE, 0.0);
-        self.legal.resize(at + POLICY_SIZE, 0.0);
+        self.legal.resize(at + POLICY_SIZE, false);
         let mut total = 0.0;
         for (index, p) in record.policy() {
             self.policy[at + index as usize] = p;
-            self.legal[at + index as usize] = 1.0;
+            self.legal[at + index as usize] = true;
             total += p;
         }
         if total > 0.0 {
@@ -100,19 +105,69 @@ impl HostBatch {
         self.moves_left.push(f32::from(record.plies_to_end()));
     }
 
-    /// The batch as tensors on `device`.
-    pub fn to_device(&self, device: Device) -> Batch {
+    /// The batch as tensors in host memory, page-locked when `device` (the one it is for) is
+    /// CUDA.
+    pub fn to_tensors(&self, device: Device) -> Batch {
         let b = self.len() as i64;
-        let put =
-            |data: &[f32], shape: &[i64]| Tensor::from_slice(data).view(shape).to_device(device);
+        let put = |t: Tensor, shape: &[i64]| {
+            let t = t.view(shape);
+            // `at::_pin_memory`: `pin_memory` itself warns, each call, that its device argument is
+            // deprecated (and without one it would look for the default accelerator).
+            if device.is_cuda() {
+                t.internal_pin_memory(device)
+            } else {
+                t
+            }
+        };
         Batch {
-            inputs: put(&self.inputs, &[b, PLANES as i64, 8, 8]),
-            policy: put(&self.policy, &[b, POLICY_SIZE as i64]),
-            legal: put(&self.legal, &[b, POLICY_SIZE as i64]).to_kind(Kind::Bool),
-            policy_weight: put(&self.policy_weight, &[b]),
-            wdl: put(&self.wdl, &[b, 3]),
-            moves_left: put(&self.moves_left, &[b]),
+            inputs: put(Tensor::from_slice(&self.inputs), &[b, PLANES as i64, 8, 8]),
+            policy: put(Tensor::from_slice(&self.policy), &[b, POLICY_SIZE as i64]),
+            legal: put(Tensor::from_slice(&self.legal), &[b, POLICY_SIZE as i64]),
+            policy_weight: put(Tensor::from_slice(&self.policy_weight), &[b]),
+            wdl: put(Tensor::from_slice(&self.wdl), &[b, 3]),
+            moves_left: put(Tensor::from_slice(&self.moves_left), &[b]),
         }
+    }
+}
+
+impl Batch {
+    /// The batch on `device`: for CUDA each tensor is copied without the host waiting for the
+    /// copy (from page-locked memory it runs in order with the device's other work); on the CPU
+    /// the tensors themselves.
+    pub fn to_device(&self, device: Device) -> Batch {
+        let put = |t: &Tensor| t.to_device_(device, t.kind(), true, false);
+        Batch {
+            inputs: put(&self.inputs),
+            policy: put(&self.policy),
+            legal: put(&self.legal),
+            policy_weight: put(&self.policy_weight),
+            wdl: put(&self.wdl),
+            moves_left: put(&self.moves_left),
+        }
+    }
+}
+
+/// How batches are drawn from the replay window: their size, the search value's share in the
+/// value target, and the device they are for.
+#[derive(Clone, Copy, Debug)]
+pub struct Sampler {
+    /// Positions per batch.
+    pub batch_size: usize,
+    /// See [`wdl_target`].
+    pub search_value_weight: f32,
+    /// Where the batch will be trained ([`HostBatch::to_tensors`] pins its memory for CUDA).
+    pub device: Device,
+}
+
+impl Sampler {
+    /// Draws one batch uniformly from `replay` (which must not be empty) with `rng`, assembled
+    /// in `host` (reused across calls), as host tensors.
+    pub fn draw(&self, replay: &ReplayBuffer, rng: &mut SplitMix64, host: &mut HostBatch) -> Batch {
+        host.clear();
+        for _ in 0..self.batch_size {
+            host.push(replay.sample(rng), self.search_value_weight);
+        }
+        host.to_tensors(self.device)
     }
 }
 

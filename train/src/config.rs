@@ -59,8 +59,13 @@ pub struct TrainConfig {
     pub log_every: u64,
     /// Non-finite losses in a row that stop training.
     pub max_bad_steps: u32,
-    /// Mixed precision (libtorch autocast) on CUDA; ignored on the CPU.
+    /// Mixed precision on CUDA: the forward pass under libtorch's autocast in bfloat16, weights,
+    /// gradients and optimizer in f32 (see [`model::autocast_bf16`]); ignored on the CPU.
     pub autocast: bool,
+    /// Batches assembled ahead on a background thread while the steps before them train
+    /// (0: each batch is assembled on the training thread when its step starts). Either way
+    /// the batches, and so the weights, are the same.
+    pub prefetch_batches: usize,
     /// Seed of the sampling generator (set from the run's seed).
     pub seed: u64,
 }
@@ -87,6 +92,7 @@ impl Default for TrainConfig {
             log_every: 20,
             max_bad_steps: 10,
             autocast: true,
+            prefetch_batches: 2,
             seed: 0,
         }
     }
@@ -261,6 +267,9 @@ impl TrainConfig {
         }
         if !positive(self.moves_left_scale as f64) {
             return bad("moves_left_scale", &self.moves_left_scale, "> 0");
+        }
+        if self.prefetch_batches > 16 {
+            return bad("prefetch_batches", &self.prefetch_batches, "in 0..=16");
         }
         for (field, x) in [
             ("checkpoint_every", self.checkpoint_every),

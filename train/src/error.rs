@@ -49,6 +49,12 @@ pub enum TrainError {
         /// The last checkpoint written, or `none yet`.
         checkpoint: String,
     },
+    /// A step was asked for while the replay window holds no position.
+    #[error("the replay window is empty: no batch to train on")]
+    EmptyWindow,
+    /// The thread that assembles batches ahead could not be started.
+    #[error("cannot start the batch thread")]
+    Thread(#[source] std::io::Error),
     /// libtorch failed.
     #[error("libtorch")]
     Torch(#[from] tch::TchError),

@@ -3,7 +3,9 @@
 //!
 //! ```text
 //! RUN/shards/*.shard --ReplayBuffer (window, uniform sampling)--> HostBatch --> Batch [B, PLANES, 8, 8]
-//!   --PolicyValueNet (train mode)--> losses --> backward --> clip --> Optimizer (SGD / AdamW)
+//!   (drawn ahead on the batch thread, in page-locked memory for CUDA) --copy to the device-->
+//!   --PolicyValueNet (train mode, bf16 autocast on CUDA)--> losses --> backward --> clip
+//!   --> Optimizer (SGD / AdamW, f32)
 //!   every K steps: RUN/nets/step-N.safetensors, then RUN/train/state-N.safetensors (commit point)
 //!   every L steps: RUN/tb/train/ events
 //!   at each checkpoint, with endgame tables: the value head on a fixed set of table positions
@@ -16,6 +18,7 @@ pub mod endgame;
 mod error;
 pub mod loss;
 pub mod optim;
+mod prefetch;
 pub mod replay;
 pub mod schedule;
 pub mod state;

@@ -38,6 +38,13 @@ pub fn state_path(dir: &Path, step: u64) -> PathBuf {
     dir.join(format!("{PREFIX}{step:010}{SUFFIX}"))
 }
 
+/// The step of the state file named `name` (`state-0000000120.safetensors` is step 120), or
+/// `None` when `name` is not a state file's.
+pub fn state_step(name: &str) -> Option<u64> {
+    let digits = name.strip_prefix(PREFIX)?.strip_suffix(SUFFIX)?;
+    digits.bytes().all(|b| b.is_ascii_digit()).then(|| digits.parse().ok())?
+}
+
 /// State files in `dir`, newest first.
 pub fn list_states(dir: &Path) -> Result<Vec<PathBuf>, TrainError> {
     let entries = match std::fs::read_dir(dir) {
@@ -49,12 +56,12 @@ pub fn list_states(dir: &Path) -> Result<Vec<PathBuf>, TrainError> {
     for entry in entries {
         let path = entry.map_err(|e| TrainError::io(dir, e))?.path();
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if name.starts_with(PREFIX) && name.ends_with(SUFFIX) {
-            paths.push(path);
+        if let Some(step) = state_step(&name) {
+            paths.push((step, path));
         }
     }
-    paths.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
-    Ok(paths)
+    paths.sort_by(|a, b| b.cmp(a));
+    Ok(paths.into_iter().map(|(_, path)| path).collect())
 }
 
 /// Writes `net`, `optimizer` and `state` to `path` atomically.

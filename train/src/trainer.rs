@@ -1,12 +1,15 @@
 //! The training loop: feed the replay window from new shards, train as many steps as the new
-//! positions pay for, log, and checkpoint every K steps.
+//! positions pay for, log, and checkpoint every K steps. Batches are drawn ahead on a background
+//! thread ([`crate::prefetch`]) while the window stays as it is, with the batches the training
+//! thread would draw itself.
 
-use crate::batch::{Batch, HostBatch};
+use crate::batch::{Batch, HostBatch, Sampler};
 use crate::config::TrainConfig;
 use crate::endgame::{EndgameAccuracy, EndgameSet, ENDGAME_LOG_FILE};
 use crate::error::TrainError;
 use crate::loss::losses;
 use crate::optim::Optimizer;
+use crate::prefetch::Prefetcher;
 use crate::replay::{Refresh, ReplayBuffer};
 use crate::schedule::learning_rate;
 use crate::state::{list_states, load_latest, save_state, state_path, TrainState};
@@ -14,6 +17,7 @@ use crate::tb::TbLogger;
 use model::{NetConfig, PolicyValueNet};
 use rundata::{append_lines, RunDir, RunDirError};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 use support::SplitMix64;
 use tch::Device;
@@ -98,8 +102,12 @@ pub struct Trainer {
     paths: TrainPaths,
     net: PolicyValueNet,
     optimizer: Optimizer,
-    replay: ReplayBuffer,
+    /// Shared with the batch thread while it runs; changed only after it stopped.
+    replay: Arc<ReplayBuffer>,
+    /// The sampling generator after the last batch trained on (or assembled here).
     rng: SplitMix64,
+    /// The thread drawing the next batches, from `replay` and `rng` as they were when it started.
+    prefetch: Option<Prefetcher>,
     step: u64,
     skipped: u64,
     bad_in_row: u32,
@@ -154,8 +162,9 @@ impl Trainer {
             paths,
             net,
             optimizer,
-            replay,
+            replay: Arc::new(replay),
             rng: SplitMix64::new(state.rng),
+            prefetch: None,
             step: state.step,
             skipped: state.skipped_steps,
             bad_in_row: 0,
@@ -211,7 +220,11 @@ impl Trainer {
 
     /// Reads new shards into the replay window.
     pub fn refresh(&mut self) -> Result<Refresh, TrainError> {
-        Ok(self.replay.refresh(&self.paths.shards)?)
+        // The batch thread drew from the old window: it stops, and what it drew ahead is dropped.
+        self.prefetch = None;
+        let replay =
+            Arc::get_mut(&mut self.replay).expect("only the batch thread shares the window");
+        Ok(replay.refresh(&self.paths.shards)?)
     }
 
     /// Steps the positions seen so far pay for (`seen * reuse / batch_size`), once the window
@@ -235,28 +248,64 @@ impl Trainer {
         Ok(self.step - start)
     }
 
-    /// One step on a batch sampled from the window (which must not be empty). A non-finite loss
-    /// or gradient skips the update; `max_bad_steps` of them in a row are an error.
+    /// One step on a batch sampled from the window (an error when it is empty): drawn ahead on
+    /// the batch thread, or here with `prefetch_batches = 0`. A non-finite loss or gradient
+    /// skips the update; `max_bad_steps` of them in a row are an error.
     pub fn train_step(&mut self) -> Result<StepOutcome, TrainError> {
-        let batch = self.assemble_batch();
+        let batch = self.next_batch()?;
         self.apply(&batch)
     }
 
-    /// Samples a batch from the window into the host buffers and copies it to the device.
-    pub fn assemble_batch(&mut self) -> Batch {
-        self.host.clear();
-        for _ in 0..self.config.batch_size {
-            self.host.push(self.replay.sample(&mut self.rng), self.config.search_value_weight);
+    /// The next batch on the device, from the batch thread (started if need be).
+    fn next_batch(&mut self) -> Result<Batch, TrainError> {
+        let depth = self.config.prefetch_batches;
+        if depth == 0 {
+            return self.assemble_batch();
         }
-        self.host.to_device(self.net.device())
+        if self.replay.is_empty() {
+            return Err(TrainError::EmptyWindow);
+        }
+        let sampler = self.sampler();
+        let prefetch = match &mut self.prefetch {
+            Some(prefetch) => prefetch,
+            none => {
+                none.insert(Prefetcher::start(self.replay.clone(), self.rng.state, sampler, depth)?)
+            }
+        };
+        let drawn = prefetch.next();
+        self.rng = SplitMix64::new(drawn.rng_after);
+        Ok(drawn.batch.to_device(sampler.device))
+    }
+
+    /// Samples a batch from the window (an error when it is empty) on this thread and copies it
+    /// to the device. The batch thread, if running, stops first: it drew ahead from the
+    /// generator's state that this batch starts from.
+    pub fn assemble_batch(&mut self) -> Result<Batch, TrainError> {
+        if self.replay.is_empty() {
+            return Err(TrainError::EmptyWindow);
+        }
+        self.prefetch = None;
+        let sampler = self.sampler();
+        Ok(sampler.draw(&self.replay, &mut self.rng, &mut self.host).to_device(sampler.device))
+    }
+
+    fn sampler(&self) -> Sampler {
+        Sampler {
+            batch_size: self.config.batch_size,
+            search_value_weight: self.config.search_value_weight,
+            device: self.net.device(),
+        }
     }
 
     /// One step on a batch already on the device: forward, losses, backward, clip, update.
     pub fn apply(&mut self, batch: &Batch) -> Result<StepOutcome, TrainError> {
         let device = self.net.device();
-        let out = tch::autocast(self.config.autocast && device.is_cuda(), || {
-            self.net.forward_heads(&batch.inputs, true)
-        });
+        let forward = || self.net.forward_heads(&batch.inputs, true);
+        let out = if self.config.autocast && device.is_cuda() {
+            model::autocast_bf16(device, forward)
+        } else {
+            forward()
+        };
         let l = losses(&out, batch, &self.config);
         let total = l.total.double_value(&[]);
         self.optimizer.zero_grad();

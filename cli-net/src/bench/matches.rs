@@ -55,7 +55,7 @@ pub fn bench_matches(
     };
     let player = |name: &str| {
         let net = NetSource { checkpoint: name.into(), run_dir: None };
-        Entrant::load(&PlayerSpec::Mcts { net, playouts: Some(playouts) }, &options)
+        Entrant::load(&PlayerSpec::mcts(net, Some(playouts)), &options)
     };
     let (a, b) = (player("a")?, player("b")?);
     let fixtures = schedule(&standard_deck()?, games.max(2), 0);

@@ -28,6 +28,8 @@ pub struct Figures {
     pub match_efficiency: f64,
     pub match_games_per_hour: f64,
     pub train_samples_per_s: f64,
+    /// Training with each batch assembled on the training thread (before the batch thread).
+    pub train_sync_samples_per_s: f64,
     pub train_efficiency: f64,
     pub threads: i32,
     pub device: String,
@@ -139,7 +141,18 @@ pub fn print_table(
     row(
         "training",
         rate(f.train_samples_per_s, "samples/s"),
-        format!("replay window to train step, batch {}, {} steps", t.batch_size, t.steps),
+        format!(
+            "replay window to train step, batch {}, {} steps, {} batches drawn ahead",
+            t.batch_size, t.steps, t.prefetch_batches
+        ),
+    );
+    row(
+        "training, batches drawn in the step",
+        rate(f.train_sync_samples_per_s, "samples/s"),
+        format!(
+            "the same, each batch assembled on the training thread ({})",
+            rate(t.assembly_samples_per_s, "samples/s assembled")
+        ),
     );
     row(
         "training efficiency",

@@ -1,6 +1,7 @@
-//! Training samples/s through the real data pipeline (replay
-//! sampling, encoding, batching, copy, train step) against raw train steps of the same net on
-//! one fixed batch already on the device, and the replay window's memory per position.
+//! Training samples/s through the real data pipeline (replay sampling, encoding, batching, copy,
+//! train step), with the batches drawn ahead on the batch thread as training does and, for the
+//! comparison, on the training thread; against raw train steps of the same net on one fixed batch
+//! already on the device; and the replay window's memory per position.
 
 use model::NetConfig;
 use selfplay::shard::{write_shard, ShardHeader};
@@ -18,10 +19,14 @@ pub struct TrainBench {
     pub channels: usize,
     /// Samples per training step.
     pub batch_size: usize,
-    /// Training steps timed in each of the two measurements.
+    /// Batches the batch thread keeps ready (`train.prefetch_batches`; at least 1 here).
+    pub prefetch_batches: usize,
+    /// Training steps timed in each measurement.
     pub steps: u64,
-    /// Samples/s of whole training steps through the replay window.
+    /// Samples/s of whole training steps through the replay window, batches drawn ahead.
     pub pipeline_samples_per_s: f64,
+    /// The same with each batch assembled on the training thread when its step starts.
+    pub sync_samples_per_s: f64,
     /// Samples/s of train steps on a batch already on the device.
     pub raw_samples_per_s: f64,
     /// `pipeline / raw`; 0.9 means the pipeline costs 10%.
@@ -32,72 +37,85 @@ pub struct TrainBench {
     pub replay_bytes_per_position: f64,
 }
 
-/// Runs `steps` pipeline steps, `steps` raw steps and `steps` batch assemblies, interleaved in rounds of 10 so both see the
-/// same machine load, on `positions` synthetic positions written as shards into a scratch folder.
+/// Times `steps` steps of each kind (prefetched pipeline, synchronous pipeline, raw) and `steps`
+/// batch assemblies, interleaved in rounds of 10 so that all see the same machine load, on
+/// `positions` synthetic positions written as shards into a scratch folder, with the training
+/// settings of `config` (its precision and prefetch depth; checkpoints and logs off).
 pub fn bench_train(
     net_config: &NetConfig,
-    batch_size: usize,
+    config: &TrainConfig,
     steps: u64,
     positions: usize,
     device: Device,
 ) -> Result<TrainBench, TrainError> {
     super::in_scratch_dir("train", |scratch| -> Result<TrainBench, TrainError> {
-        let paths = TrainPaths {
-            shards: scratch.join("shards"),
-            states: scratch.join("train"),
-            nets: scratch.join("nets"),
-            tb: scratch.join("tb"),
-        };
-        std::fs::create_dir_all(&paths.shards)
-            .map_err(|source| TrainError::Io { path: paths.shards.clone(), source })?;
+        let shards = scratch.join("shards");
+        std::fs::create_dir_all(&shards)
+            .map_err(|source| TrainError::Io { path: shards.clone(), source })?;
         for chunk in synthetic_samples(positions, 1).chunks(4096) {
-            write_shard(&paths.shards, &ShardHeader::now(0, None), chunk)?;
+            write_shard(&shards, &ShardHeader::now(0, None), chunk)?;
         }
         let config = TrainConfig {
-            batch_size,
-            min_positions: batch_size,
+            min_positions: config.batch_size,
             checkpoint_every: u64::MAX,
             log_every: u64::MAX,
-            ..TrainConfig::default()
+            prefetch_batches: config.prefetch_batches.max(1),
+            ..config.clone()
         };
-        let (mut trainer, _) = Trainer::open(paths, net_config, config, device)?;
-        trainer.refresh()?;
-        trainer.train_step()?; // warm-up
-        let fixed = trainer.assemble_batch();
-        trainer.apply(&fixed)?;
-        let (mut pipeline, mut raw, mut assembly) =
-            (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+        let open = |name: &str, config: TrainConfig| -> Result<Trainer, TrainError> {
+            let paths = TrainPaths {
+                shards: shards.clone(),
+                states: scratch.join(name).join("train"),
+                nets: scratch.join(name).join("nets"),
+                tb: scratch.join(name).join("tb"),
+            };
+            let (mut trainer, _) = Trainer::open(paths, net_config, config, device)?;
+            trainer.refresh()?;
+            trainer.train_step()?; // warm-up
+            Ok(trainer)
+        };
+        let mut ahead = open("ahead", config.clone())?;
+        let mut inline = open("inline", TrainConfig { prefetch_batches: 0, ..config.clone() })?;
+        let fixed = inline.assemble_batch()?;
+        inline.apply(&fixed)?;
+        let mut times = [Duration::ZERO; 4];
         let rounds = steps.div_ceil(10);
         for _ in 0..rounds {
             let t = Instant::now();
             for _ in 0..10 {
-                trainer.apply(&fixed)?;
+                inline.apply(&fixed)?;
             }
-            raw += t.elapsed();
+            times[0] += t.elapsed();
             let t = Instant::now();
             for _ in 0..10 {
-                trainer.train_step()?;
+                ahead.train_step()?;
             }
-            pipeline += t.elapsed();
+            times[1] += t.elapsed();
             let t = Instant::now();
             for _ in 0..10 {
-                drop(trainer.assemble_batch());
+                inline.train_step()?;
             }
-            assembly += t.elapsed();
+            times[2] += t.elapsed();
+            let t = Instant::now();
+            for _ in 0..10 {
+                drop(inline.assemble_batch()?);
+            }
+            times[3] += t.elapsed();
         }
-        let samples = (rounds * 10 * batch_size as u64) as f64;
-        let replay = trainer.replay();
-        let pipeline_samples_per_s = samples / pipeline.as_secs_f64();
-        let raw_samples_per_s = samples / raw.as_secs_f64();
+        let samples = (rounds * 10 * config.batch_size as u64) as f64;
+        let [raw, pipeline, sync, assembly] = times.map(|t| samples / t.as_secs_f64());
+        let replay = ahead.replay();
         Ok(TrainBench {
             blocks: net_config.blocks,
             channels: net_config.channels,
-            batch_size,
+            batch_size: config.batch_size,
+            prefetch_batches: config.prefetch_batches,
             steps: rounds * 10,
-            pipeline_samples_per_s,
-            raw_samples_per_s,
-            ratio: pipeline_samples_per_s / raw_samples_per_s,
-            assembly_samples_per_s: samples / assembly.as_secs_f64(),
+            pipeline_samples_per_s: pipeline,
+            sync_samples_per_s: sync,
+            raw_samples_per_s: raw,
+            ratio: pipeline / raw,
+            assembly_samples_per_s: assembly,
             replay_bytes_per_position: replay.heap_bytes() as f64 / replay.held().max(1) as f64,
         })
     })
@@ -112,13 +130,17 @@ mod tests {
     #[test]
     #[ignore = "a measurement, not a check"]
     fn training_pipeline_against_raw_steps() {
-        let figures = bench_train(&NetConfig::new(4, 32), 256, 40, 100_000, Device::Cpu).unwrap();
+        let config = TrainConfig { batch_size: 256, ..TrainConfig::default() };
+        let figures =
+            bench_train(&NetConfig::new(4, 32), &config, 40, 100_000, Device::Cpu).unwrap();
         println!("{}", serde_json::to_string_pretty(&figures).unwrap());
     }
 
     #[test]
     fn the_benchmark_runs() {
-        let figures = bench_train(&NetConfig::new(2, 16), 16, 10, 500, Device::Cpu).unwrap();
-        assert!(figures.ratio > 0.0 && figures.replay_bytes_per_position > 27.0, "{figures:?}");
+        let config = TrainConfig { batch_size: 16, ..TrainConfig::default() };
+        let figures = bench_train(&NetConfig::new(2, 16), &config, 10, 500, Device::Cpu).unwrap();
+        assert!(figures.ratio > 0.0 && figures.sync_samples_per_s > 0.0, "{figures:?}");
+        assert!(figures.replay_bytes_per_position > 27.0, "{figures:?}");
     }
 }

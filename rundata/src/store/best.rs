@@ -1,10 +1,17 @@
 //! The best-net pointer on a store, one scheme for both backends: one immutable object per
 //! generation, `best/gen-000003.json`, written only if absent, so that it is never torn and two
-//! evaluators never both promote for one generation. Readers take the newest that parses; a run
-//! of the old layout, with only `best.json`, still reads.
+//! evaluators never both promote for one generation. Readers take the newest valid one; a run of
+//! the old layout, with only `best.json`, still reads.
+//!
+//! A damaged pointer (one that does not parse, or names another generation than its key's) is
+//! passed over with a warning, once per process: readers take the newest valid one below it, and
+//! a promotion into its generation goes to the next free generation above it instead, so that
+//! it never blocks the run.
 
 use super::{Created, Problem, Store, StoreError};
 use crate::BestNet;
+use std::collections::HashSet;
+use std::sync::Mutex;
 
 /// The folder of the per-generation pointers.
 const POINTERS: &str = "best";
@@ -14,8 +21,9 @@ const LEGACY: &str = "best.json";
 /// What [`Store::promote`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Promotion {
-    /// The net is now the run's best.
-    Promoted,
+    /// The net is now the run's best: its pointer as stored (its generation is above the one
+    /// asked for when damaged pointers were in the way).
+    Promoted(BestNet),
     /// Another net was promoted for this generation first.
     AlreadyTaken {
         /// That net's pointer.
@@ -25,28 +33,43 @@ pub enum Promotion {
 
 impl Store {
     /// Makes `best` the run's best net for generation `best.generation` (the caller's choice,
-    /// normally the current best's plus one), unless a net was already promoted for it. A request
-    /// retried after its first try went through finds its own pointer, and counts as promoted;
-    /// so does a promotion of the same net by the same process ([`BestNet::promoted_by`]) made
-    /// again later, e.g. after the store went away between the promotion and its record.
+    /// normally the current best's plus one), unless a net was already promoted for it; a
+    /// damaged pointer there is passed over for the next generation up. A request retried after
+    /// its first try went through finds its own pointer, and counts as promoted; so does a
+    /// promotion of the same net by the same process ([`BestNet::promoted_by`]) made again later,
+    /// e.g. after the store went away between the promotion and its record.
     pub fn promote(&self, best: &BestNet) -> Result<Promotion, StoreError> {
-        let key = format!("{POINTERS}/gen-{:06}.json", best.generation);
-        let json = serde_json::to_vec_pretty(best).expect("a BestNet always serialises");
-        if self.create(&key, &json)? == Created::New {
-            return Ok(Promotion::Promoted);
-        }
-        match self.pointer(&key)? {
-            Some(by) if by == *best || same_promotion(&by, best) => Ok(Promotion::Promoted),
-            Some(by) => Ok(Promotion::AlreadyTaken { by }),
-            None => Err(self.context.error(
-                format!("reading {key}"),
-                Problem::BadPointer("it vanished after refusing to be replaced".into()),
-            )),
+        let mut best = best.clone();
+        loop {
+            let key = pointer_key(best.generation);
+            let json = serde_json::to_vec_pretty(&best).expect("a BestNet always serialises");
+            if self.create(&key, &json)? == Created::New {
+                return Ok(Promotion::Promoted(best));
+            }
+            match self.read_pointer(&key, best.generation)? {
+                Pointer::Valid(by) if by == best || same_promotion(&by, &best) => {
+                    return Ok(Promotion::Promoted(by))
+                }
+                Pointer::Valid(by) => return Ok(Promotion::AlreadyTaken { by }),
+                Pointer::Missing => {
+                    return Err(self.context.error(
+                        format!("reading {key}"),
+                        Problem::BadPointer("it vanished after refusing to be replaced".into()),
+                    ))
+                }
+                Pointer::Damaged => {}
+            }
+            best.generation = best.generation.checked_add(1).ok_or_else(|| {
+                self.context.error(
+                    format!("creating {key}"),
+                    Problem::BadPointer("no generation is left above it".into()),
+                )
+            })?;
         }
     }
 
-    /// The run's best net: the highest generation's pointer that parses, else the old layout's
-    /// `best.json`, else `None` when the run has none yet.
+    /// The run's best net: the highest generation's valid pointer, else the old layout's
+    /// `best.json`, else `None` when the run has none yet. Damaged pointers are passed over.
     pub fn best(&self) -> Result<Option<BestNet>, StoreError> {
         let mut pointers: Vec<(u32, String)> = self
             .list(POINTERS)?
@@ -55,15 +78,36 @@ impl Store {
             .collect();
         pointers.sort_unstable_by(|a, b| b.cmp(a));
         for (generation, key) in pointers {
-            match self.pointer(&key) {
-                Ok(Some(best)) if best.generation == generation => return Ok(Some(best)),
-                // Gone since the listing, or damaged by hand: the next one down.
-                Ok(_) => {}
-                Err(e) if matches!(e.problem(), Problem::BadPointer(_)) => {}
-                Err(e) => return Err(e),
+            // Damaged, or gone since the listing: the next one down.
+            if let Pointer::Valid(best) = self.read_pointer(&key, generation)? {
+                return Ok(Some(best));
             }
         }
         self.pointer(LEGACY)
+    }
+
+    /// The pointer of `generation` at `key`; a damaged one is reported in a warning, once per
+    /// process and key.
+    fn read_pointer(&self, key: &str, generation: u32) -> Result<Pointer, StoreError> {
+        let damage = match self.pointer(key) {
+            Ok(Some(best)) if best.generation == generation => return Ok(Pointer::Valid(best)),
+            Ok(None) => return Ok(Pointer::Missing),
+            Ok(Some(best)) => self.context.error(
+                format!("reading {key}"),
+                Problem::BadPointer(format!("it names generation {}", best.generation)),
+            ),
+            Err(e) if matches!(e.problem(), Problem::BadPointer(_)) => e,
+            Err(e) => return Err(e),
+        };
+        static WARNED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+        let mut warned = WARNED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if warned.get_or_insert_with(HashSet::new).insert(damage.to_string()) {
+            eprintln!(
+                "warning: {damage}: passed over (the best net is the newest valid pointer; \
+                 promotions go above this one)"
+            );
+        }
+        Ok(Pointer::Damaged)
     }
 
     /// The pointer at `key`, or `None` when there is none.
@@ -75,11 +119,26 @@ impl Store {
     }
 }
 
+/// What a pointer's key holds.
+enum Pointer {
+    /// A pointer of the key's generation.
+    Valid(BestNet),
+    /// Something that does not parse, or a pointer naming another generation.
+    Damaged,
+    /// Nothing.
+    Missing,
+}
+
 /// Whether `a` and `b` promote the same net for the same generation, by the same process.
 fn same_promotion(a: &BestNet, b: &BestNet) -> bool {
     a.promoted_by.is_some()
         && (&a.checkpoint, a.step, a.generation, &a.promoted_by)
             == (&b.checkpoint, b.step, b.generation, &b.promoted_by)
+}
+
+/// The key of generation `generation`'s pointer: `best/gen-000003.json`.
+fn pointer_key(generation: u32) -> String {
+    format!("{POINTERS}/gen-{generation:06}.json")
 }
 
 /// The generation a pointer's key names: `best/gen-000003.json` is generation 3.
