@@ -24,7 +24,8 @@ use std::time::{Duration, Instant};
 pub struct MatchArgs {
     /// Player A: random, alphabeta:DEPTH, alphabeta:SECONDSs, mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...]
     /// or policy:CHECKPOINT (CHECKPOINT: a checkpoint file, or a run directory for its best net;
-    /// KEY: c_puct, fpu_reduction, leaves_per_batch, solver or pass_forced, changing the player's search).
+    /// KEY: c_puct, fpu_reduction, leaves_per_batch, solver, pass_forced or policy_temperature,
+    /// changing the player's search).
     a: String,
     /// Player B, written like A.
     b: String,

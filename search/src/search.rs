@@ -189,11 +189,17 @@ impl Search {
             }
         }
         let pending = std::mem::take(&mut self.pending);
+        let exponent = 1.0 / self.config.policy_temperature;
+        let tempered = |prior: f32| if exponent == 1.0 { prior } else { prior.powf(exponent) };
         for (&leaf, evaluation) in pending.iter().zip(evaluations) {
-            let total: f32 = evaluation.priors.iter().sum();
-            let uniform = 1.0 / evaluation.priors.len() as f32;
-            for (edge, &prior) in self.tree.edges_mut(leaf).iter_mut().zip(&evaluation.priors) {
-                edge.prior = if total > 0.0 { prior / total } else { uniform };
+            let edges = self.tree.edges_mut(leaf);
+            for (edge, &prior) in edges.iter_mut().zip(&evaluation.priors) {
+                edge.prior = tempered(prior);
+            }
+            let total: f32 = edges.iter().map(|edge| edge.prior).sum();
+            let uniform = 1.0 / edges.len() as f32;
+            for edge in edges.iter_mut() {
+                edge.prior = if total > 0.0 { edge.prior / total } else { uniform };
             }
             self.tree.node_mut(leaf).status = Status::Expanded;
             self.backup(leaf, evaluation.value.clamp(-1.0, 1.0), true);

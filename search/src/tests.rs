@@ -5,7 +5,7 @@ use crate::{
     Budget, EvalError, EvalRequest, Evaluation, Evaluator, GameEnd, MctsConfig, PlayoutCap,
     Resignation, ScriptedEvaluator, Search, SearchError, SelfPlayGame, UniformEvaluator,
 };
-use draughts::{Color, Direction, DrawRules, Game, Position, Turn};
+use draughts::{Color, Direction, DrawRules, Game, Position, Step, Turn};
 
 fn quiet_config() -> MctsConfig {
     MctsConfig { dirichlet_fraction: 0.0, ..MctsConfig::default() }
@@ -117,6 +117,31 @@ fn root_noise_is_mixed_in_full_searches_only() {
     assert!(noisy.iter().any(|&p| (p - uniform).abs() > 1e-3), "{noisy:?}");
     let quiet = priors_after(config.budget(false));
     assert!(quiet.iter().all(|&p| (p - uniform).abs() < 1e-6), "{quiet:?}");
+}
+
+#[test]
+fn the_policy_temperature_widens_or_narrows_the_priors() {
+    let favourite = step(11, Direction::DownLeft);
+    let root_priors = |policy_temperature: f32| {
+        let config = MctsConfig { policy_temperature, ..quiet_config() };
+        let mut evaluator = ScriptedEvaluator::new().with_step_weight(favourite, 4.0);
+        let mut search = Search::new(&config, &game_from(Position::start()), 1).unwrap();
+        search.run(&mut evaluator, budget(8)).unwrap();
+        let steps = search.result().steps;
+        let prior_of = |s: Step| steps.iter().find(|r| r.step == s).unwrap().prior;
+        let other = steps.iter().find(|r| r.step != favourite).unwrap().step;
+        assert!((steps.iter().map(|r| r.prior).sum::<f32>() - 1.0).abs() < 1e-5);
+        (prior_of(favourite), prior_of(other))
+    };
+    // Weights 4 and 1 over the 7 opening steps: 4/10 and 1/10 as the net says them.
+    let (favourite_prior, other_prior) = root_priors(1.0);
+    assert!((favourite_prior - 0.4).abs() < 1e-5 && (other_prior - 0.1).abs() < 1e-5);
+    // At 2 the square roots, 2 and 1: 2/8 and 1/8; at 0.5 the squares, 16 and 1: 16/22 and 1/22.
+    let (favourite_prior, other_prior) = root_priors(2.0);
+    assert!((favourite_prior - 0.25).abs() < 1e-5 && (other_prior - 0.125).abs() < 1e-5);
+    let (favourite_prior, other_prior) = root_priors(0.5);
+    assert!((favourite_prior - 16.0 / 22.0).abs() < 1e-5, "{favourite_prior}");
+    assert!((other_prior - 1.0 / 22.0).abs() < 1e-5, "{other_prior}");
 }
 
 #[test]
