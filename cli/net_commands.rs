@@ -66,7 +66,8 @@ pub struct SelfplayArgs {
     #[command(flatten)]
     pub run: RunDirArgs,
     /// Games to play (default: the config's games per generation); with `--follow`, games per
-    /// batch, between which the process picks up a newly promoted net.
+    /// batch (a batch's summary line and its TensorBoard figures; a newly promoted net is taken up
+    /// within seconds, in a batch too).
     #[arg(long)]
     pub games: Option<u64>,
     /// Worker threads (default: the config's).

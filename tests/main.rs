@@ -9,6 +9,7 @@ mod ladder;
 mod layout;
 mod many_machines;
 mod model;
+mod pickup;
 mod play;
 mod run;
 #[path = "../rundata/tests/seaweed/mod.rs"]

@@ -13,6 +13,7 @@ mod export;
 mod gating;
 mod interrupt;
 mod ladder;
+mod playing_net;
 mod records;
 mod run;
 mod run_state;

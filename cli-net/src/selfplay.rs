@@ -2,20 +2,21 @@
 //! Several of these may run beside a `run` on the same run directory, or on many machines on one
 //! S3 run: there each shard is written to the process's cache, then uploaded by an [`Uploader`]
 //! (kept on local disk while the store cannot be reached). With `--follow` it plays batch after
-//! batch and picks up each newly promoted net between two batches ([`follow`], which the
-//! self-play thread of a concurrent `run` runs too).
+//! batch. A newly promoted net is taken up within seconds, in the middle of a batch too
+//! ([`follow`], which the self-play thread of a concurrent `run` runs too).
 
 use crate::config::RunConfig;
 use crate::interrupt;
-use crate::run_state::{ensure_best, fetch_net, load_inference, open_run_args, set_cpu_threads};
-use crate::waiting::{retry, unreachable};
+use crate::playing_net::PlayingNet;
+use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
+use crate::waiting::retry;
 use anyhow::Result;
 use cli::net_commands::SelfplayArgs;
 use cli::progress;
 use egdb::Tables;
 use rundata::{BestNet, CachedRun, RunDir, Uploader};
 use selfplay::shard::list_shards;
-use selfplay::{NetEvaluator, Session, SessionReport, SessionTotals, ShardWritten};
+use selfplay::{Session, SessionReport, SessionTotals, ShardWritten};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -117,55 +118,28 @@ impl Batches for Numbered {
     }
 }
 
-/// Plays the batches `batches` asks for, starting with `best` (in the cache) and picking up each
-/// newer best net of the run before a batch; while the store is unreachable it goes on with the
-/// net it has. `stop` is polled between games (see [`play_games`]).
+/// Plays the batches `batches` asks for, starting with `best` (in the cache) and taking up each
+/// newer best net of the run within seconds of its promotion, in the middle of a batch too (see
+/// [`PlayingNet`]); while the store is unreachable it goes on with the net it has. `stop` is
+/// polled between games (see [`play_games`]).
 pub fn follow(
     cached: &CachedRun,
     config: &RunConfig,
     tables: Option<Arc<Tables>>,
-    mut best: BestNet,
+    best: BestNet,
     shard_written: Option<ShardWritten>,
     stop: &(dyn Fn() -> bool + Sync),
     batches: &mut impl Batches,
 ) -> Result<()> {
-    let mut first = true;
+    let playing = PlayingNet::new(cached, config, best);
     while let Some(batch) = batches.next()? {
-        if !first {
-            match newer_best(cached, &best) {
-                Ok(Some(newer)) => best = newer,
-                Ok(None) => {}
-                Err(e) if unreachable(&e) => eprintln!(
-                    "store unreachable ({e:#}): self-play goes on with generation {}",
-                    best.generation
-                ),
-                Err(e) => return Err(e),
-            }
-        }
-        first = false;
-        let run = cached.run();
         let report =
-            play_games(run, config, tables.clone(), &best, &batch, shard_written, stop, |n| {
+            play_games(cached, config, tables.clone(), &playing, &batch, shard_written, stop, |n| {
                 batches.written(n)
             })?;
-        batches.played(&best, &report)?;
+        batches.played(&playing.best(), &report)?;
     }
     Ok(())
-}
-
-/// The run's best net when it is newer than `best`, in the cache.
-fn newer_best(cached: &CachedRun, best: &BestNet) -> Result<Option<BestNet>> {
-    let Some(newest) = cached.best()?.filter(|b| b.generation > best.generation) else {
-        return Ok(None);
-    };
-    fetch_net(cached, &newest)?;
-    let age = crate::run_state::unix_now().saturating_sub(newest.promoted_at);
-    progress::line(format!(
-        "picked up generation {} ({}, promoted {age} s ago)",
-        newest.generation,
-        newest.checkpoint.display()
-    ));
-    Ok(Some(newest))
 }
 
 /// The uploader of an S3 run's shards, with the shards an earlier process left in the cache.
@@ -192,30 +166,40 @@ fn file_name(path: &Path) -> String {
     path.file_name().unwrap_or_default().to_string_lossy().into_owned()
 }
 
-/// Plays `batch` with `best` (and the run's endgame `tables`, loaded once by the caller) into the
-/// run's shards, with a progress bar, on libtorch's CPU threads as the caller set them.
-/// `shard_written` is told of each shard on disk; `written(n)` is called as soon as `n` more games
-/// are on disk in shards (so a caller can count them before a crash could forget them); its first
-/// error ends the session's counting and is returned. Once `stop()` says so (polled between
-/// games), no new game starts and the games in flight are abandoned.
+/// Plays `batch` with the net `playing` plays (and the run's endgame `tables`, loaded once by the
+/// caller) into the run's shards, with a progress bar, on libtorch's CPU threads as the caller set
+/// them; a net promoted meanwhile is taken up at once (see [`PlayingNet`]), and each shard records
+/// the generation that played its last game. `shard_written` is told of each shard on disk;
+/// `written(n)` is called as soon as `n` more games are on disk in shards (so a caller can count
+/// them before a crash could forget them); its first error ends the session's counting and is
+/// returned. Once `stop()` says so (polled between games), no new game starts and the games in
+/// flight are abandoned.
 #[allow(clippy::too_many_arguments)]
 pub fn play_games(
-    run: &RunDir,
+    cached: &CachedRun,
     config: &RunConfig,
     tables: Option<Arc<Tables>>,
-    best: &BestNet,
+    playing: &PlayingNet,
     batch: &Batch,
     shard_written: Option<ShardWritten>,
     stop: &(dyn Fn() -> bool + Sync),
     mut written: impl FnMut(u64) -> Result<()>,
 ) -> Result<SessionReport> {
-    let net_path = run.root().join(&best.checkpoint);
-    let generation = Some(best.generation);
-    let seed = batch.seed;
-    let session =
-        Session { run, config: &config.selfplay, seed, generation, tables, shard_written };
+    // A promotion between two batches is taken up before the next one's first game.
+    if playing.look(true) {
+        playing.failure()?;
+    }
+    let generation = || Some(playing.best().generation);
+    let session = Session {
+        run: cached.run(),
+        config: &config.selfplay,
+        seed: batch.seed,
+        generation: &generation,
+        tables,
+        shard_written,
+    };
     let bar = progress::bar(batch.games, "games");
-    bar.set_message(format!("generation {}", best.generation));
+    bar.set_message(format!("generation {}", playing.best().generation));
     let mut counted = Ok(0);
     let mut count = |total: u64| {
         if let Ok(done) = counted {
@@ -224,14 +208,16 @@ pub fn play_games(
     };
     let report = session.play(
         batch.games,
-        |_| load_inference(&net_path, config).map(NetEvaluator::new).map_err(|e| format!("{e:#}")),
-        stop,
+        |_| playing.evaluator().map_err(|e| format!("{e:#}")),
+        &|| playing.look(false) || stop(),
         |totals| {
             bar.set_position(totals.games);
             bar.set_message(describe(totals));
             count(totals.written);
         },
-    )?;
+    );
+    playing.failure()?;
+    let report = report?;
     count(report.totals.written); // the last shard lands after the last game
     bar.finish();
     counted?;

@@ -109,8 +109,9 @@ pub struct Session<'a> {
     pub config: &'a SelfPlayConfig,
     /// Seeds this session's games (derive it from the run seed and the session's place in the run).
     pub seed: u64,
-    /// Generation of the net that plays, recorded in the shards.
-    pub generation: Option<u32>,
+    /// The generation of the net that plays now, recorded in each shard as it is written (a
+    /// caller that swaps in a newer net while games are in flight says so here).
+    pub generation: &'a dyn Fn() -> Option<u32>,
     /// Endgame tables the searches take as exact leaves, and that end the games when
     /// `config.adjudicate_egdb` is set.
     pub tables: Option<Arc<Tables>>,
@@ -203,7 +204,7 @@ impl Session<'_> {
         }
         let samples: Vec<Sample> =
             pending.iter().flat_map(|g| g.decisions.iter().map(to_sample)).collect();
-        let header = ShardHeader::now(u64::from(std::process::id()), self.generation);
+        let header = ShardHeader::now(u64::from(std::process::id()), (self.generation)());
         let shard = write_shard(&self.run.shards_dir(), &header, &samples)?;
         if self.config.write_pdn {
             let games: Vec<PdnGame> = pending.iter().map(to_pdn).collect();
@@ -274,7 +275,7 @@ mod tests {
             run: &run,
             config: &config,
             seed: 3,
-            generation: Some(0),
+            generation: &|| Some(0),
             tables: None,
             shard_written: None,
         };
@@ -321,7 +322,7 @@ mod tests {
             run: &run,
             config: &config,
             seed: 5,
-            generation: None,
+            generation: &|| None,
             tables: None,
             shard_written: Some(&announce),
         };
@@ -356,7 +357,7 @@ mod tests {
             run: &run,
             config: &config,
             seed: 0,
-            generation: None,
+            generation: &|| None,
             tables: None,
             shard_written: None,
         };

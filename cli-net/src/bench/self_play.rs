@@ -128,7 +128,7 @@ fn play_rounds(
             run: &run,
             config,
             seed: rounds,
-            generation: None,
+            generation: &|| None,
             tables: None,
             shard_written: None,
         };

@@ -1,7 +1,8 @@
 //! The concurrent run (`run.mode = "concurrent"`): self-play, training and gating at once, each
 //! in a thread of its own over the run folder, with the loops of the `selfplay --follow`,
 //! `train --follow` and `gate --follow` roles. Self-play never waits: it plays batches of
-//! `games_per_generation` games and picks up each promotion between two of them. The trainer
+//! `games_per_generation` games and takes up each promotion within seconds, while its games are
+//! in flight (see [`crate::playing_net`]). The trainer
 //! trains what the data pays for as it lands; the gate gates its candidates and plays the anchors
 //! of `[eval]` beside self-play.
 //!

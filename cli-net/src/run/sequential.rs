@@ -7,6 +7,7 @@ use crate::budget::{exhausted, games_for_phase};
 use crate::evaluation;
 use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
+use crate::playing_net::PlayingNet;
 use crate::run_state::{ensure_best, set_cpu_threads};
 use crate::selfplay::{describe, play_games, Batch};
 use crate::train::{endgame_line, train_paid_steps, warn_damaged};
@@ -47,11 +48,12 @@ pub(super) fn run(parts: Parts) -> Result<()> {
             seed: phase_seed(config.seed, spent.games),
         };
         set_cpu_threads(config, config.selfplay.workers);
+        let playing = PlayingNet::new(cached, config, best);
         let report = play_games(
-            run,
+            cached,
             config,
             tables.clone(),
-            &best,
+            &playing,
             &batch,
             None,
             &interrupt::requested,

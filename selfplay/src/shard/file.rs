@@ -39,7 +39,8 @@ pub struct ShardHeader {
     pub created_unix_ms: u64,
     /// Who wrote it (free for the writer: e.g. `pid << 16 | worker`).
     pub writer_id: u64,
-    /// The generation of the net that played the games, when known.
+    /// The generation of the net that played the games (the last of them, when self-play took up
+    /// a newer net while they were in flight), when known.
     pub generation: Option<u32>,
 }
 

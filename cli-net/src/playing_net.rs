@@ -1,0 +1,143 @@
+//! The net self-play plays with, replaced while games are in flight: [`PlayingNet`] holds the
+//! run's best net of the moment and looks for a newer one as games finish (at most every
+//! [`LOOK_EVERY`]); each worker's [`FollowingEvaluator`] loads a newer net before its next batch
+//! of leaves. So self-play picks up a promotion within seconds instead of at the end of its batch
+//! of games, and the games in flight finish with the newer net (as KataGo's self-play does).
+
+use crate::config::RunConfig;
+use crate::run_state::{fetch_net, load_inference, unix_now};
+use crate::waiting::unreachable;
+use anyhow::Result;
+use cli::progress;
+use rundata::{BestNet, CachedRun};
+use search::{EvalError, EvalRequest, Evaluation, Evaluator};
+use selfplay::NetEvaluator;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+/// How often self-play reads the best-net pointer while it plays.
+pub const LOOK_EVERY: Duration = Duration::from_secs(2);
+
+/// The best net self-play plays with, and where a newer one comes from.
+pub struct PlayingNet<'a> {
+    cached: &'a CachedRun,
+    config: &'a RunConfig,
+    /// Counts the nets taken up; a worker whose evaluator is older loads [`PlayingNet::best`].
+    version: AtomicU64,
+    state: Mutex<Looking>,
+}
+
+struct Looking {
+    best: BestNet,
+    last_look: Instant,
+    /// Whether the last look found the store unreachable (said once per outage).
+    unreachable: bool,
+    /// A failed look (other than an unreachable store): self-play stops and reports it.
+    failure: Option<anyhow::Error>,
+}
+
+impl<'a> PlayingNet<'a> {
+    /// Plays with `best` (in the cache) until a newer best net of the run turns up.
+    pub fn new(cached: &'a CachedRun, config: &'a RunConfig, best: BestNet) -> PlayingNet<'a> {
+        let state = Looking { best, last_look: Instant::now(), unreachable: false, failure: None };
+        PlayingNet { cached, config, version: AtomicU64::new(0), state: Mutex::new(state) }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Looking> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The net played now.
+    pub fn best(&self) -> BestNet {
+        self.lock().best.clone()
+    }
+
+    /// Looks for a newer best net if the last look is [`LOOK_EVERY`] old (`at_once`: now), and
+    /// takes it up: fetched into the cache, then loaded by each worker before its next batch.
+    /// While the store cannot be reached self-play goes on with the net it has. Returns whether
+    /// a look failed otherwise: self-play should stop, and [`PlayingNet::failure`] says why.
+    pub fn look(&self, at_once: bool) -> bool {
+        let mut state = self.lock();
+        if state.failure.is_some() {
+            return true;
+        }
+        if !at_once && state.last_look.elapsed() < LOOK_EVERY {
+            return false;
+        }
+        state.last_look = Instant::now();
+        match self.newer_than(&state.best) {
+            Ok(newer) => {
+                state.unreachable = false;
+                if let Some(newer) = newer {
+                    state.best = newer;
+                    self.version.fetch_add(1, Ordering::Release);
+                }
+            }
+            Err(e) if unreachable(&e) => {
+                if !state.unreachable {
+                    eprintln!(
+                        "store unreachable ({e:#}): self-play goes on with generation {}",
+                        state.best.generation
+                    );
+                }
+                state.unreachable = true;
+            }
+            Err(e) => state.failure = Some(e),
+        }
+        state.failure.is_some()
+    }
+
+    /// Why a look failed, if one did.
+    pub fn failure(&self) -> Result<()> {
+        self.lock().failure.take().map_or(Ok(()), Err)
+    }
+
+    /// The run's best net when it is newer than `best`, in the cache.
+    fn newer_than(&self, best: &BestNet) -> Result<Option<BestNet>> {
+        let Some(newest) = self.cached.best()?.filter(|b| b.generation > best.generation) else {
+            return Ok(None);
+        };
+        fetch_net(self.cached, &newest)?;
+        let age = unix_now().saturating_sub(newest.promoted_at);
+        progress::line(format!(
+            "picked up generation {} ({}, promoted {age} s ago)",
+            newest.generation,
+            newest.checkpoint.display()
+        ));
+        Ok(Some(newest))
+    }
+
+    /// An evaluator with the net played now, for one worker; it follows the nets taken up later.
+    pub fn evaluator(&self) -> Result<FollowingEvaluator<'_>> {
+        let version = self.version.load(Ordering::Acquire);
+        Ok(FollowingEvaluator { playing: self, version, net: self.load()? })
+    }
+
+    fn load(&self) -> Result<NetEvaluator> {
+        let path = self.cached.run().root().join(&self.best().checkpoint);
+        load_inference(&path, self.config).map(NetEvaluator::new)
+    }
+}
+
+/// A worker's evaluator: the net played now, loaded anew when a newer one was taken up.
+pub struct FollowingEvaluator<'a> {
+    playing: &'a PlayingNet<'a>,
+    /// The [`PlayingNet`] version `net` is.
+    version: u64,
+    net: NetEvaluator,
+}
+
+impl Evaluator for FollowingEvaluator<'_> {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
+        let version = self.playing.version.load(Ordering::Acquire);
+        if version != self.version {
+            self.net = self
+                .playing
+                .load()
+                .map_err(|e| EvalError::new(requests.len(), format!("{e:#}")))?;
+            self.version = version;
+        }
+        self.net.evaluate(requests)
+    }
+}
