@@ -26,6 +26,8 @@ const NUMBERS: [&str; 19] = [
     "threads",
 ];
 const TEXTS: [&str; 4] = ["device", "version", "date", "machine"];
+/// Shares in [0, 1] (0 is possible on the tiny config's short games).
+const SHARES: [&str; 1] = ["selfplay_cache_hit_rate"];
 
 #[test]
 fn quick_bench_on_the_tiny_config_writes_every_figure() {
@@ -53,6 +55,10 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
             .unwrap_or_else(|| panic!("{key} missing or not a number: {figures:?}"));
         assert!(value.is_finite() && value > 0.0, "{key} = {value}");
     }
+    for key in SHARES {
+        let value = figures.get(key).and_then(|v| v.as_f64());
+        assert!(value.is_some_and(|v| (0.0..=1.0).contains(&v)), "{key} = {value:?}");
+    }
     for key in TEXTS {
         assert!(
             figures.get(key).and_then(|v| v.as_str()).is_some_and(|s| !s.is_empty()),
@@ -61,7 +67,7 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
     }
     assert_eq!(
         figures.len(),
-        NUMBERS.len() + TEXTS.len(),
+        NUMBERS.len() + TEXTS.len() + SHARES.len(),
         "exactly the promised keys: {:?}",
         figures.keys().collect::<Vec<_>>()
     );

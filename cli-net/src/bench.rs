@@ -113,6 +113,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         forward_pos_per_s_b4096: forward[4],
         selfplay_pos_per_s: selfplay.positions_per_s,
         inference_efficiency: selfplay.inference_efficiency,
+        selfplay_cache_hit_rate: selfplay.cache_hit_rate,
         selfplay_games_per_hour: selfplay.games_per_hour,
         match_pos_per_s: matches.positions_per_s,
         match_efficiency: matches.positions_per_s / selfplay.positions_per_s.max(1e-9),

@@ -2,7 +2,9 @@
 //! run's best net of the moment and looks for a newer one as games finish (at most every
 //! [`LOOK_EVERY`]); each worker's [`FollowingEvaluator`] loads a newer net before its next batch
 //! of leaves. So self-play picks up a promotion within seconds instead of at the end of its batch
-//! of games, and the games in flight finish with the newer net (as KataGo's self-play does).
+//! of games, and the games in flight finish with the newer net (as KataGo's self-play does). Each
+//! net a worker loads has an evaluation cache of its own (`selfplay.eval_cache`), so a newer net
+//! never answers from an older one's cache.
 
 use crate::config::RunConfig;
 use crate::run_state::{fetch_net, load_inference, unix_now};
@@ -10,7 +12,7 @@ use crate::waiting::unreachable;
 use anyhow::Result;
 use cli::progress;
 use rundata::{BestNet, CachedRun};
-use search::{EvalError, EvalRequest, Evaluation, Evaluator};
+use search::{CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator};
 use selfplay::NetEvaluator;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -111,12 +113,13 @@ impl<'a> PlayingNet<'a> {
     /// An evaluator with the net played now, for one worker; it follows the nets taken up later.
     pub fn evaluator(&self) -> Result<FollowingEvaluator<'_>> {
         let version = self.version.load(Ordering::Acquire);
-        Ok(FollowingEvaluator { playing: self, version, net: self.load()? })
+        Ok(FollowingEvaluator { playing: self, version, net: self.load()?, earlier_hits: 0 })
     }
 
-    fn load(&self) -> Result<NetEvaluator> {
+    fn load(&self) -> Result<CachedEvaluator<NetEvaluator>> {
         let path = self.cached.run().root().join(&self.best().checkpoint);
-        load_inference(&path, self.config).map(NetEvaluator::new)
+        let net = NetEvaluator::new(load_inference(&path, self.config)?);
+        Ok(CachedEvaluator::new(net, self.config.selfplay.eval_cache))
     }
 }
 
@@ -125,19 +128,24 @@ pub struct FollowingEvaluator<'a> {
     playing: &'a PlayingNet<'a>,
     /// The [`PlayingNet`] version `net` is.
     version: u64,
-    net: NetEvaluator,
+    net: CachedEvaluator<NetEvaluator>,
+    /// What the caches of the nets before `net` answered.
+    earlier_hits: u64,
 }
 
 impl Evaluator for FollowingEvaluator<'_> {
     fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
         let version = self.playing.version.load(Ordering::Acquire);
         if version != self.version {
-            self.net = self
-                .playing
-                .load()
-                .map_err(|e| EvalError::new(requests.len(), format!("{e:#}")))?;
+            let newer = self.playing.load();
+            let newer = newer.map_err(|e| EvalError::new(requests.len(), format!("{e:#}")))?;
+            self.earlier_hits += std::mem::replace(&mut self.net, newer).answered_from_cache();
             self.version = version;
         }
         self.net.evaluate(requests)
+    }
+
+    fn answered_from_cache(&self) -> u64 {
+        self.earlier_hits + self.net.answered_from_cache()
     }
 }

@@ -246,10 +246,11 @@ fn print_summary(report: &SessionReport) {
         describe(&report.totals)
     ));
     progress::line(format!(
-        "net: {} positions in {} batches (mean batch {:.0}), busy {:.0}% of the time",
-        w.positions,
+        "net: {} positions in {} batches (mean batch {:.0}; {:.0}% of the leaves answered by the cache), busy {:.0}% of the time",
+        w.net_positions(),
         w.batches,
-        w.positions as f64 / w.batches.max(1) as f64,
+        w.net_positions() as f64 / w.batches.max(1) as f64,
+        100.0 * w.cache_hit_rate(),
         100.0 * w.net_busy_share()
     ));
 }

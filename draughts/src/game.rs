@@ -71,7 +71,7 @@ impl Outcome {
 
 /// Everything the learner sees at a decision point: the board (with a capture in progress, if
 /// any) and the counters the draw rules read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Observation {
     /// The board as it stands: during a capture in progress the moving piece stands on
     /// `moving_piece` and the pieces it jumped are still on the board ([`Turn::board_now`]).

@@ -37,11 +37,21 @@ pub trait Evaluator {
     /// Returns one evaluation per request, in order, or why the batch could not be evaluated
     /// (e.g. the device ran out of memory).
     fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError>;
+
+    /// Requests answered so far without the net, from a cache in front of it (see
+    /// [`crate::CachedEvaluator`]); 0 for an evaluator without one.
+    fn answered_from_cache(&self) -> u64 {
+        0
+    }
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
         (**self).evaluate(requests)
+    }
+
+    fn answered_from_cache(&self) -> u64 {
+        (**self).answered_from_cache()
     }
 }
 

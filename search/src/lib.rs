@@ -13,6 +13,7 @@
 //! `advance` / `advance_move` to keep the tree between moves.
 
 pub mod alphabeta;
+mod cache;
 mod config;
 mod control;
 mod decision;
@@ -37,6 +38,7 @@ mod test_positions;
 #[cfg(test)]
 mod tests;
 
+pub use cache::{CacheStats, CachedEvaluator};
 pub use config::{
     Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, TemperatureSchedule, PLAYER_SETTINGS,
 };

@@ -15,6 +15,9 @@ pub struct SelfPlayConfig {
     pub games_in_flight: usize,
     /// Finished games written together in one shard. 1 makes every finished game durable at once.
     pub games_per_shard: usize,
+    /// Evaluations each worker keeps to answer a repeated position without the net (see
+    /// `search::CachedEvaluator`); 0: none.
+    pub eval_cache: usize,
     /// Also write every game as PDN (one file per shard) under the run's `games/` folder.
     pub write_pdn: bool,
     /// End a game at the first position (at the start of a move) the endgame tables of the run's
@@ -32,6 +35,7 @@ impl Default for SelfPlayConfig {
             workers: 1,
             games_in_flight: 64,
             games_per_shard: 1,
+            eval_cache: DEFAULT_EVAL_CACHE,
             write_pdn: true,
             adjudicate_egdb: false,
             draw: DrawConfig::default(),
@@ -39,6 +43,9 @@ impl Default for SelfPlayConfig {
         }
     }
 }
+
+/// The evaluations a self-play worker or a player's net keeps by default (about 30 MB).
+pub const DEFAULT_EVAL_CACHE: usize = 1 << 17;
 
 /// Draw rules (see `draughts::DrawRules`); 0 turns a rule off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -98,6 +105,9 @@ impl SelfPlayConfig {
         }
         if !(1..=65_536).contains(&self.games_in_flight) {
             return bad("games_in_flight", "must be in 1..=65536");
+        }
+        if self.eval_cache > 1 << 24 {
+            return bad("eval_cache", "must be at most 16777216 evaluations");
         }
         if !(1..=100_000).contains(&self.games_per_shard) {
             return bad("games_per_shard", "must be in 1..=100000");

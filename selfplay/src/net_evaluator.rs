@@ -6,8 +6,9 @@
 
 use model::encoding::{encode_into, INPUT_SIZE};
 use model::{Inference, OUTPUT_SIZE, WDL_OFFSET};
+use crate::config::DEFAULT_EVAL_CACHE;
 use search::{
-    BoxedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, InferenceServer, LoadedNet,
+    BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, InferenceServer, LoadedNet,
     NetLoader, Priors,
 };
 use std::path::Path;
@@ -77,7 +78,8 @@ pub const PLAYERS_MAX_BATCH: usize = 256;
 
 /// Loads checkpoints for players (matches, gates, the Hub engine): one net per checkpoint behind
 /// an inference server, so the players' searches on their separate threads share its forward
-/// passes (batches of at most [`PLAYERS_MAX_BATCH`] positions); inference in fp32.
+/// passes (batches of at most [`PLAYERS_MAX_BATCH`] positions), and the cache in front of it
+/// (every game's searches share it: [`DEFAULT_EVAL_CACHE`] evaluations); inference in fp32.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TorchNetLoader;
 
@@ -90,7 +92,7 @@ impl NetLoader for TorchNetLoader {
         let device = model::resolve_device(device)?;
         let loaded = model::checkpoint::load(checkpoint, None, device)?;
         let net = NetEvaluator::new(Inference::new(loaded.net, false));
-        Ok(served(Box::new(net), loaded.meta.step))
+        Ok(served(Box::new(CachedEvaluator::new(net, DEFAULT_EVAL_CACHE)), loaded.meta.step))
     }
 }
 

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 pub struct WorkerStats {
     /// Positions handed to the evaluator.
     pub positions: u64,
+    /// Of those, the ones its cache answered without the net.
+    pub cache_hits: u64,
     /// Evaluator calls (batches).
     pub batches: u64,
     /// Time inside the evaluator.
@@ -23,6 +25,16 @@ pub struct WorkerStats {
 }
 
 impl WorkerStats {
+    /// Positions the net evaluated (those its cache did not answer).
+    pub fn net_positions(&self) -> u64 {
+        self.positions - self.cache_hits
+    }
+
+    /// Share of the positions the cache answered.
+    pub fn cache_hit_rate(&self) -> f64 {
+        self.cache_hits as f64 / self.positions.max(1) as f64
+    }
+
     /// Share of the time the net was busy (1.0: the search never kept it waiting).
     pub fn net_busy_share(&self) -> f64 {
         self.eval_time.as_secs_f64() / self.total_time.as_secs_f64().max(f64::MIN_POSITIVE)
@@ -31,6 +43,7 @@ impl WorkerStats {
     /// Adds `other`'s counts and times to these.
     pub fn add(&mut self, other: &WorkerStats) {
         self.positions += other.positions;
+        self.cache_hits += other.cache_hits;
         self.batches += other.batches;
         self.eval_time += other.eval_time;
         self.total_time += other.total_time;
@@ -159,6 +172,7 @@ pub fn run_worker(
         }
     }
     stats.total_time = start.elapsed();
+    stats.cache_hits = evaluator.answered_from_cache();
     Ok(stats)
 }
 

@@ -1,6 +1,7 @@
 //! Matches through the batched path: two MCTS players over two nets of the config's shape, at
 //! self-play's full playouts, as many games at once as `match` plays between nets (their leaves
-//! share each net's inference server). Gives the positions evaluated per second, to set beside
+//! share each net's inference server and its evaluation cache, as in `match`). Gives the positions
+//! the nets evaluated per second (the cache's answers not counted), to set beside
 //! self-play's at the same net and playouts (`match_efficiency`).
 
 use anyhow::Result;
@@ -8,7 +9,8 @@ use arena::{
     run_fixtures, schedule, standard_deck, Entrant, NetOptions, NetSource, PlayerSpec, RunConfig,
 };
 use model::{Inference, ModelError};
-use search::{EvalError, EvalRequest, Evaluation, Evaluator, LoadedNet, NetLoader};
+use search::{CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, LoadedNet, NetLoader};
+use selfplay::config::DEFAULT_EVAL_CACHE;
 use selfplay::NetEvaluator;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -24,7 +26,7 @@ pub struct MatchBench {
     pub games: u64,
     /// Playouts per move of both players.
     pub playouts: u32,
-    /// Positions evaluated by the two nets.
+    /// Positions evaluated by the two nets (not those their caches answered).
     pub positions: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
@@ -46,7 +48,8 @@ pub fn bench_matches(
     for _ in 0..2 {
         let counted =
             Counted { net: NetEvaluator::new(make_inference()?), positions: positions.clone() };
-        nets.push(selfplay::served(Box::new(counted), 0));
+        let cached = CachedEvaluator::new(counted, DEFAULT_EVAL_CACHE);
+        nets.push(selfplay::served(Box::new(cached), 0));
     }
     let options = NetOptions {
         playouts,

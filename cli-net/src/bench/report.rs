@@ -22,6 +22,8 @@ pub struct Figures {
     pub forward_pos_per_s_b4096: f64,
     pub selfplay_pos_per_s: f64,
     pub inference_efficiency: f64,
+    /// The share of self-play's search leaves its evaluation cache answered.
+    pub selfplay_cache_hit_rate: f64,
     pub selfplay_games_per_hour: f64,
     pub match_pos_per_s: f64,
     /// `match_pos_per_s / selfplay_pos_per_s`.
@@ -89,7 +91,8 @@ pub fn print_table(
         "self-play",
         rate(f.selfplay_pos_per_s, "pos/s"),
         format!(
-            "positions evaluated, {} games in {} round(s) of {:.0} s, {} worker(s), mean batch {:.0}, net busy {:.0}%",
+            "positions the net evaluated ({:.0}% more answered by the cache), {} games in {} round(s) of {:.0} s, {} worker(s), mean batch {:.0}, net busy {:.0}%",
+            100.0 * s.cache_hit_rate / (1.0 - s.cache_hit_rate).max(1e-9),
             s.games,
             s.rounds,
             s.seconds / s.rounds as f64,

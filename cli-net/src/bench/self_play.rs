@@ -12,6 +12,7 @@
 use super::shadow::{ShadowEvaluator, ShadowTotals};
 use model::{Inference, ModelError};
 use rundata::RunDir;
+use search::CachedEvaluator;
 use selfplay::worker::WorkerStats;
 use selfplay::{NetEvaluator, SelfPlayConfig, Session, SessionError, SessionTotals};
 use std::sync::Mutex;
@@ -24,8 +25,10 @@ pub struct SelfPlayBench {
     pub rounds: u64,
     /// Games finished.
     pub games: u64,
-    /// Positions evaluated by the net (search leaves, not only the positions played).
+    /// Positions evaluated by the net (search leaves its cache did not answer).
     pub positions: u64,
+    /// The share of the search's leaves the evaluation cache answered (`selfplay.eval_cache`).
+    pub cache_hit_rate: f64,
     /// Net calls.
     pub batches: u64,
     /// `positions / batches`.
@@ -74,15 +77,16 @@ where
     let workers = config.workers as f64;
     let shadow_time = shadow.time().as_secs_f64();
     let seconds = elapsed.as_secs_f64() - shadow_time / workers;
-    let positions_per_s = stats.positions as f64 / seconds;
+    let positions_per_s = stats.net_positions() as f64 / seconds;
     let raw_forward_per_s = workers * shadow.same_batch.per_sec();
     let raw_forward_mean_batch_per_s = workers * shadow.mean_batch.per_sec();
     Ok(SelfPlayBench {
         rounds,
         games,
-        positions: stats.positions,
+        positions: stats.net_positions(),
+        cache_hit_rate: stats.cache_hit_rate(),
         batches: stats.batches,
-        mean_batch: stats.positions as f64 / stats.batches.max(1) as f64,
+        mean_batch: stats.net_positions() as f64 / stats.batches.max(1) as f64,
         workers: config.workers,
         seconds,
         positions_per_s,
@@ -118,7 +122,8 @@ fn play_rounds(
     let shadow = Mutex::new(ShadowTotals::default());
     let max_batch = config.games_in_flight * config.mcts.leaves_per_batch as usize;
     let make_evaluator = |_| {
-        make_inference().map(|net| ShadowEvaluator::new(NetEvaluator::new(net), max_batch, &shadow))
+        let net = |net| ShadowEvaluator::new(NetEvaluator::new(net), max_batch, &shadow);
+        make_inference().map(|inference| CachedEvaluator::new(net(inference), config.eval_cache))
     };
     let (mut rounds, mut games, mut stats, mut elapsed) =
         (0, 0, WorkerStats::default(), Duration::ZERO);
