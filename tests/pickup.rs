@@ -44,7 +44,9 @@ fn self_play_takes_up_a_promotion_in_the_middle_of_its_batch() {
         .unwrap();
     let (lines_tx, lines) = mpsc::channel();
     let stdout = BufReader::new(child.stdout.take().unwrap());
-    std::thread::spawn(move || stdout.lines().map_while(Result::ok).try_for_each(|l| lines_tx.send(l)));
+    std::thread::spawn(move || {
+        stdout.lines().map_while(Result::ok).try_for_each(|l| lines_tx.send(l))
+    });
 
     // Generation 0 plays first.
     let limit = Duration::from_secs(120);

@@ -133,10 +133,16 @@ pub fn follow(
 ) -> Result<()> {
     let playing = PlayingNet::new(cached, config, best);
     while let Some(batch) = batches.next()? {
-        let report =
-            play_games(cached, config, tables.clone(), &playing, &batch, shard_written, stop, |n| {
-                batches.written(n)
-            })?;
+        let report = play_games(
+            cached,
+            config,
+            tables.clone(),
+            &playing,
+            &batch,
+            shard_written,
+            stop,
+            |n| batches.written(n),
+        )?;
         batches.played(&playing.best(), &report)?;
     }
     Ok(())

@@ -119,7 +119,10 @@ mod tests {
         let mut out = Vec::new();
         for _ in 0..plies {
             let turn = Turn::new(*game.position());
-            out.push(EvalRequest { observation: game.observation(), legal_steps: turn.legal_steps() });
+            out.push(EvalRequest {
+                observation: game.observation(),
+                legal_steps: turn.legal_steps(),
+            });
             game.play(game.position().legal_moves()[0].clone()).unwrap();
         }
         out

@@ -4,12 +4,12 @@
 //! across calls, and the priors and values are read from the net's output rows without building
 //! intermediate per-position values (no allocation per position; priors live inline).
 
+use crate::config::DEFAULT_EVAL_CACHE;
 use model::encoding::{encode_into, INPUT_SIZE};
 use model::{Inference, OUTPUT_SIZE, WDL_OFFSET};
-use crate::config::DEFAULT_EVAL_CACHE;
 use search::{
-    BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, InferenceServer, LoadedNet,
-    NetLoader, Priors,
+    BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator,
+    InferenceServer, LoadedNet, NetLoader, Priors,
 };
 use std::path::Path;
 use support::DeviceSpec;
