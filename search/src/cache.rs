@@ -123,7 +123,7 @@ mod tests {
                 observation: game.observation(),
                 legal_steps: turn.legal_steps(),
             });
-            game.play(game.position().legal_moves()[0].clone()).unwrap();
+            game.play(game.position().legal_moves()[0]).unwrap();
         }
         out
     }
