@@ -44,7 +44,7 @@ pub struct MatchArgs {
     /// Also append each game's result record (JSON lines) to this file.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
-    /// Games played at once (default: 64 between nets with fixed playouts, else one per core).
+    /// Games played at once (default: 128 between nets with fixed playouts, else one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Seed for the ballot sample and the players' randomness.

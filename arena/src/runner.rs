@@ -14,8 +14,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Games at once between players whose nets share batches: each game's search waits for its
-/// net's answers most of the time, and their requests together make the batches.
-pub const GAMES_SHARING_NETS: usize = 64;
+/// net's answers most of the time, and their requests together make the batches. With the
+/// evaluation cache answering a fifth of the leaves, 128 played 26% more games an hour than 64
+/// (`match mcts:A:400 mcts:B:400 --games 128`, 221 s against 278 s on 2 cores).
+pub const GAMES_SHARING_NETS: usize = 128;
 
 /// How the games of a match are played.
 #[derive(Clone, Debug)]
