@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use train::TrainConfig;
 
-/// Everything a run reads. Sections: `[run]`, `[budget]`, `[net]`, `[selfplay]` (with `[selfplay.draw]`,
-/// `[selfplay.mcts]`), `[train]`, `[gate]`, `[eval]`, `[egdb]`. Only `[net]` is required; every other key has
-/// a default.
+/// Everything a run reads. Sections: `[run]`, `[budget]`, `[net]`, `[selfplay]` (with
+/// `[selfplay.draw]`, `[selfplay.mcts]`), `[train]`, `[gate]`, `[eval]`, `[egdb]`. Only `[net]` is
+/// required; every other key has a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {

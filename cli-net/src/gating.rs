@@ -70,10 +70,11 @@ pub fn gate(
         };
         match cached.promote(&promoted)? {
             Promotion::Promoted(stored) if stored.generation != promoted.generation => {
+                let (taken, asked) = (stored.generation, promoted.generation);
                 progress::line(format!(
-                "  gate: promoted as generation {}, above the damaged pointers from generation {}",
-                stored.generation, promoted.generation
-            ))
+                    "  gate: promoted as generation {taken}, above the damaged pointers from \
+                     generation {asked}"
+                ))
             }
             Promotion::Promoted(_) => {}
             Promotion::AlreadyTaken { by } => {

@@ -55,6 +55,11 @@ impl<'a> PlayingNet<'a> {
         self.lock().best.clone()
     }
 
+    /// The generation of the net played now.
+    pub fn generation(&self) -> u32 {
+        self.lock().best.generation
+    }
+
     /// Looks for a newer best net if the last look is [`LOOK_EVERY`] old (`at_once`: now), and
     /// takes it up: fetched into the cache, then loaded by each worker before its next batch.
     /// While the store cannot be reached self-play goes on with the net it has. Returns whether

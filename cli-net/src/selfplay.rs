@@ -195,7 +195,7 @@ pub fn play_games(
     if playing.look(true) {
         playing.failure()?;
     }
-    let generation = || Some(playing.best().generation);
+    let generation = || Some(playing.generation());
     let session = Session {
         run: cached.run(),
         config: &config.selfplay,
@@ -205,7 +205,7 @@ pub fn play_games(
         shard_written,
     };
     let bar = progress::bar(batch.games, "games");
-    bar.set_message(format!("generation {}", playing.best().generation));
+    bar.set_message(format!("generation {}", playing.generation()));
     let mut counted = Ok(0);
     let mut count = |total: u64| {
         if let Ok(done) = counted {

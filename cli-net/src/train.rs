@@ -1,9 +1,9 @@
 //! `checkers-zero train`: trains on a run's shards, resuming from its last training state, and
 //! writes candidate nets for the gate, one every `checkpoint_every` steps ([`training::follow`],
-//! which a concurrent `run` runs too). With `--follow` it waits for new self-play data. On an S3 run it downloads the shards it lacks into
-//! its cache before each look at them, and uploads its candidates to `nets/` and its training
-//! state to `train/` (see [`crate::train_store`]), so that a trainer on another machine (a fresh
-//! cache) resumes where it left off.
+//! which a concurrent `run` runs too). With `--follow` it waits for new self-play data. On an S3
+//! run it downloads the shards it lacks into its cache before each look at them, and uploads its
+//! candidates to `nets/` and its training state to `train/` (see [`crate::train_store`]), so that
+//! a trainer on another machine (a fresh cache) resumes where it left off.
 
 use crate::config::RunConfig;
 use crate::interrupt;

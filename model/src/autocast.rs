@@ -126,8 +126,8 @@ mod tests {
     }
 
     /// The same calls as on CUDA, on the CPU's autocast (each test has a thread, so its own
-    /// autocast state): the symbols link, the type is set inside the region, products come out in bf16 from f32 weights, and everything is as it
-    /// was afterwards.
+    /// autocast state): the symbols link, the type is set inside the region, products come out
+    /// in bf16 from f32 weights, and everything is as it was afterwards.
     #[test]
     fn a_region_computes_in_bf16_from_f32_weights_and_restores_the_state() {
         let vs = nn::VarStore::new(Device::Cpu);
