@@ -21,6 +21,10 @@ use std::time::{Duration, Instant};
 /// How often self-play reads the best-net pointer while it plays.
 pub const LOOK_EVERY: Duration = Duration::from_secs(2);
 
+/// How often it tries again while the store cannot be reached: each try waits for the store's
+/// timeout on the thread that writes the shards, so self-play does not pay it every 2 s.
+pub const LOOK_WHILE_UNREACHABLE: Duration = Duration::from_secs(15);
+
 /// The best net self-play plays with, and where a newer one comes from.
 pub struct PlayingNet<'a> {
     cached: &'a CachedRun,
@@ -62,14 +66,16 @@ impl<'a> PlayingNet<'a> {
 
     /// Looks for a newer best net if the last look is [`LOOK_EVERY`] old (`at_once`: now), and
     /// takes it up: fetched into the cache, then loaded by each worker before its next batch.
-    /// While the store cannot be reached self-play goes on with the net it has. Returns whether
+    /// While the store cannot be reached self-play goes on with the net it has, and looks again
+    /// only every [`LOOK_WHILE_UNREACHABLE`] (`at_once` too). Returns whether
     /// a look failed otherwise: self-play should stop, and [`PlayingNet::failure`] says why.
     pub fn look(&self, at_once: bool) -> bool {
         let mut state = self.lock();
         if state.failure.is_some() {
             return true;
         }
-        if !at_once && state.last_look.elapsed() < LOOK_EVERY {
+        let wait = if state.unreachable { LOOK_WHILE_UNREACHABLE } else { LOOK_EVERY };
+        if (!at_once || state.unreachable) && state.last_look.elapsed() < wait {
             return false;
         }
         state.last_look = Instant::now();
