@@ -168,9 +168,6 @@ impl Session<'_> {
             drop(tx);
             let mut collected = Ok(());
             for finished in rx.iter() {
-                if stop() {
-                    counter.stop();
-                }
                 let samples = finished.record.decisions.len();
                 report.totals.add(&finished.record, samples);
                 report.totals.elapsed = start.elapsed();
@@ -181,6 +178,10 @@ impl Session<'_> {
                         .map(|n| report.totals.written += n);
                 }
                 progress(&report.totals);
+                // Asked once the game is in a shard: `stop` may wait (e.g. on the store).
+                if stop() {
+                    counter.stop();
+                }
             }
             let flushed = self.flush(&mut pending).map(|n| report.totals.written += n);
             let results: Vec<_> = handles
