@@ -3,7 +3,7 @@
 
 use crate::config::SelfPlayConfig;
 use crate::sample::Sample;
-use crate::shard::{write_shard, ShardError, ShardHeader};
+use crate::shard::{EncodedShard, ShardError, ShardHeader};
 use crate::worker::{run_worker, FinishedGame, GameCounter, GamePlan, WorkerStats};
 use draughts::{Color, GameResult, PdnGame};
 use egdb::Tables;
@@ -206,15 +206,17 @@ impl Session<'_> {
         let samples: Vec<Sample> =
             pending.iter().flat_map(|g| g.decisions.iter().map(to_sample)).collect();
         let header = ShardHeader::now(u64::from(std::process::id()), (self.generation)());
-        let shard = write_shard(&self.run.shards_dir(), &header, &samples)?;
+        let encoded = EncodedShard::new(&header, &samples)?;
+        // The games first, under the shard's name: the shard, written last, commits them (a
+        // crash in between leaves games on record that no shard trains on, never a shard
+        // without its games).
         if self.config.write_pdn {
             let games: Vec<PdnGame> = pending.iter().map(to_pdn).collect();
-            let name =
-                shard.file_stem().expect("a shard has a name").to_string_lossy().into_owned();
-            let path = self.run.games_dir().join(format!("{name}.pdn"));
+            let path = self.run.games_dir().join(format!("{}.pdn", encoded.stem()));
             rundata::write_atomic(&path, draughts::write_pdn(&games).as_bytes())
                 .map_err(rundata::RunDirError::from)?;
         }
+        let shard = encoded.write(&self.run.shards_dir())?;
         let written = pending.len() as u64;
         pending.clear();
         if let Some(shard_written) = self.shard_written {
@@ -347,6 +349,32 @@ mod tests {
         let announced: Vec<u64> = shards.borrow().iter().map(|(_, games)| *games).collect();
         assert_eq!(announced, [2, 2, 1], "each shard is announced once, with its games");
         assert!(shards.borrow().iter().all(|(path, _)| path.is_file()));
+    }
+
+    #[test]
+    fn a_shard_is_never_on_disk_without_its_games() {
+        // The shard used to be written before its PDN, so a crash between the two left (and an
+        // S3 run uploaded) a shard whose games were nowhere. Now the games go first: when they
+        // cannot be written, no shard is.
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::create(dir.path()).unwrap();
+        std::fs::remove_dir(run.games_dir()).unwrap();
+        std::fs::write(run.games_dir(), "not a directory").unwrap();
+        let mut config = SelfPlayConfig { workers: 1, games_in_flight: 1, ..Default::default() };
+        config.mcts.playout_cap.full_visits = 4;
+        config.mcts.playout_cap.cheap_visits = 2;
+        config.draw.max_plies = 20;
+        let session = Session {
+            run: &run,
+            config: &config,
+            seed: 9,
+            generation: &|| None,
+            tables: None,
+            shard_written: None,
+        };
+        let played = session.play(1, |_| Ok::<_, String>(UniformEvaluator), &|| false, |_| {});
+        assert!(played.is_err(), "the games could not be written");
+        assert!(list_shards(&run.shards_dir()).unwrap().is_empty(), "a shard without its games");
     }
 
     #[test]

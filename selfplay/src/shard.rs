@@ -11,7 +11,8 @@ pub mod record;
 pub mod scan;
 
 pub use file::{
-    read_shard, write_shard, Shard, ShardHeader, FORMAT_VERSION, MAGIC, MAX_SHARD_BYTES,
+    read_shard, write_shard, EncodedShard, Shard, ShardHeader, FORMAT_VERSION, MAGIC,
+    MAX_SHARD_BYTES,
 };
 pub use record::{RecordError, RecordView, Records};
 pub use scan::{list_shards, scan_shards, ScanReport, SHARD_EXTENSION};

@@ -62,41 +62,68 @@ pub struct Shard {
     pub records: Records,
 }
 
-/// Writes `samples` as a new shard in `dir` and returns its path. The name is unique across
-/// threads and processes and sorts by creation time; the file appears complete or not at all.
+/// A shard encoded and named, not yet on disk: a writer can put files that belong to it (its
+/// games' PDN) in place under its name first, so that the shard, written last, commits them.
+#[derive(Debug)]
+pub struct EncodedShard {
+    name: String,
+    bytes: Vec<u8>,
+}
+
+impl EncodedShard {
+    /// Encodes `samples` under `header` and picks the shard's name: unique across threads and
+    /// processes, sorting by creation time.
+    pub fn new(header: &ShardHeader, samples: &[Sample]) -> Result<EncodedShard, ShardError> {
+        let max = u32::MAX as usize;
+        if samples.len() > max {
+            return Err(ShardError::TooManySamples { count: samples.len(), max });
+        }
+        let payload = Records::encode_all(samples)
+            .map_err(|(index, source)| ShardError::BadSample { index, source })?;
+        let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len() + CRC_BYTES);
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes.extend_from_slice(&0u16.to_le_bytes());
+        bytes.extend_from_slice(&(samples.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&header.created_unix_ms.to_le_bytes());
+        bytes.extend_from_slice(&header.writer_id.to_le_bytes());
+        bytes
+            .extend_from_slice(&header.generation.map_or(0, |g| g.saturating_add(1)).to_le_bytes());
+        bytes.extend_from_slice(&0u32.to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        let crc = crc32fast::hash(&bytes);
+        bytes.extend_from_slice(&crc.to_le_bytes());
+        if bytes.len() as u64 > MAX_SHARD_BYTES {
+            return Err(ShardError::TooManySamples {
+                count: samples.len(),
+                max: samples.len() * MAX_SHARD_BYTES as usize / bytes.len(),
+            });
+        }
+        let name = rundata::unique_name(header.created_unix_ms, super::SHARD_EXTENSION);
+        Ok(EncodedShard { name, bytes })
+    }
+
+    /// The file name without its extension (`<unix-millis>-<pid>-<random>`).
+    pub fn stem(&self) -> &str {
+        &self.name[..self.name.len() - super::SHARD_EXTENSION.len() - 1]
+    }
+
+    /// Writes the shard into `dir` and returns its path; the file appears complete or not at all.
+    pub fn write(self, dir: &Path) -> Result<PathBuf, ShardError> {
+        let path = dir.join(&self.name);
+        write_atomic(&path, &self.bytes)?;
+        Ok(path)
+    }
+}
+
+/// Writes `samples` as a new shard in `dir` and returns its path (see [`EncodedShard`]).
 pub fn write_shard(
     dir: &Path,
     header: &ShardHeader,
     samples: &[Sample],
 ) -> Result<PathBuf, ShardError> {
-    let max = u32::MAX as usize;
-    if samples.len() > max {
-        return Err(ShardError::TooManySamples { count: samples.len(), max });
-    }
-    let payload = Records::encode_all(samples)
-        .map_err(|(index, source)| ShardError::BadSample { index, source })?;
-    let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len() + CRC_BYTES);
-    bytes.extend_from_slice(&MAGIC);
-    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    bytes.extend_from_slice(&0u16.to_le_bytes());
-    bytes.extend_from_slice(&(samples.len() as u32).to_le_bytes());
-    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&header.created_unix_ms.to_le_bytes());
-    bytes.extend_from_slice(&header.writer_id.to_le_bytes());
-    bytes.extend_from_slice(&header.generation.map_or(0, |g| g.saturating_add(1)).to_le_bytes());
-    bytes.extend_from_slice(&0u32.to_le_bytes());
-    bytes.extend_from_slice(&payload);
-    let crc = crc32fast::hash(&bytes);
-    bytes.extend_from_slice(&crc.to_le_bytes());
-    if bytes.len() as u64 > MAX_SHARD_BYTES {
-        return Err(ShardError::TooManySamples {
-            count: samples.len(),
-            max: samples.len() * MAX_SHARD_BYTES as usize / bytes.len(),
-        });
-    }
-    let path = dir.join(rundata::unique_name(header.created_unix_ms, super::SHARD_EXTENSION));
-    write_atomic(&path, &bytes)?;
-    Ok(path)
+    EncodedShard::new(header, samples)?.write(dir)
 }
 
 /// Reads and checks the shard at `path`. Never panics on bad input; refuses files over
