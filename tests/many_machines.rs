@@ -81,6 +81,14 @@ impl Role {
     }
 }
 
+/// A test that fails leaves no role running behind it.
+impl Drop for Role {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 fn spawn(
     name: &str,
     start: usize,
@@ -165,15 +173,21 @@ fn an_s3_run_of_separate_processes_survives_a_kill_and_a_store_outage() {
     let store = Store::open_with_env(&location, server.env()).unwrap();
     let long = Duration::from_secs(240);
 
-    // The store away for 20 s while everyone works; meanwhile a self-play process, whose
+    // The store away for 20 s (or more) while everyone works; meanwhile a self-play process, whose
     // finished shards wait in its outbox, is SIGKILLed and started again on its cache.
-    wait_until("the first shards", long, &[&players[0], &players[1]], || {
-        shard_keys(&store).len() >= 4
+    // Both self-play processes at work first (on a loaded machine one may take a while to
+    // start).
+    wait_until("the first shards of both", long, &[&players[0], &players[1]], || {
+        shard_keys(&store).len() >= 4 && players.iter().all(|p| p.stdout().contains("shard "))
     });
     server.stop();
-    std::thread::sleep(Duration::from_secs(8));
+    let outage = Instant::now();
+    let outbox = dir.path().join("cache-b").join("shards");
+    wait_until("a shard in selfplay-b's outbox", long, &[&players[1]], || {
+        selfplay::shard::list_shards(&outbox).is_ok_and(|s| !s.is_empty())
+    });
     players[1].kill_and_restart();
-    std::thread::sleep(Duration::from_secs(12));
+    std::thread::sleep(Duration::from_secs(20).saturating_sub(outage.elapsed()));
     server.restart();
 
     wait_until("three promotions", long, &[&players[0], &players[1], &trainer, &evaluator], || {
