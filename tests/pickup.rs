@@ -1,6 +1,7 @@
 //! Self-play takes up a promoted net while its batch of games is still being played: a
 //! `selfplay --follow` process in the middle of one long batch says so within seconds of the
-//! promotion, and the shards it writes from then on record the new generation.
+//! promotion, and the shards it writes from then on record the new generation; with its workers'
+//! own nets, and with an inference server they share.
 
 use crate::cli::{arg, checkers_zero};
 use rundata::{BestNet, Promotion, RunDir};
@@ -32,12 +33,29 @@ fn shard_generations(run: &Path) -> Vec<(u64, Option<u32>)> {
 
 #[test]
 fn self_play_takes_up_a_promotion_in_the_middle_of_its_batch() {
+    takes_up_a_promotion_in_the_middle_of_a_batch("", &[]);
+}
+
+#[test]
+fn self_play_through_an_inference_server_takes_up_a_promotion_in_the_middle_of_its_batch() {
+    takes_up_a_promotion_in_the_middle_of_a_batch(
+        "[selfplay.server]\nthreads = 2\nmax_wait_us = 2000\n",
+        &["--workers", "3"],
+    );
+}
+
+/// `configs/tiny.toml` with `extra_config` appended, and `extra_args` for `selfplay`.
+fn takes_up_a_promotion_in_the_middle_of_a_batch(extra_config: &str, extra_args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let run_dir = dir.path().join("run");
+    let config = dir.path().join("config.toml");
+    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
+    std::fs::write(&config, format!("{tiny}\n{extra_config}")).unwrap();
     // One batch that never ends by itself: every net change below happens inside it.
     let mut child = checkers_zero()
-        .args(["selfplay", "--config", "configs/tiny.toml", "--run-dir", arg(&run_dir)])
+        .args(["selfplay", "--config", arg(&config), "--run-dir", arg(&run_dir)])
         .args(["--follow", "--games", "1000000"])
+        .args(extra_args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

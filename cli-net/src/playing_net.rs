@@ -4,7 +4,9 @@
 //! of leaves. So self-play picks up a promotion within seconds instead of at the end of its batch
 //! of games, and the games in flight finish with the newer net (as KataGo's self-play does). Each
 //! net a worker loads has an evaluation cache of its own (`selfplay.eval_cache`), so a newer net
-//! never answers from an older one's cache.
+//! never answers from an older one's cache. With `selfplay.server.threads` the workers share one
+//! inference server instead of a net each: a newer net replaces the server's before any worker
+//! sends it a leaf.
 
 use crate::config::RunConfig;
 use crate::run_state::{fetch_net, load_inference, unix_now};
@@ -12,7 +14,9 @@ use crate::waiting::unreachable;
 use anyhow::Result;
 use cli::progress;
 use rundata::{BestNet, CachedRun};
-use search::{CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator};
+use search::{
+    BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, InferenceServer,
+};
 use selfplay::NetEvaluator;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -32,6 +36,8 @@ pub struct PlayingNet<'a> {
     /// Counts the nets taken up; a worker whose evaluator is older loads [`PlayingNet::best`].
     version: AtomicU64,
     state: Mutex<Looking>,
+    /// The server every worker sends its leaves to (`selfplay.server.threads` > 0), else none.
+    server: Option<InferenceServer>,
 }
 
 struct Looking {
@@ -44,10 +50,24 @@ struct Looking {
 }
 
 impl<'a> PlayingNet<'a> {
-    /// Plays with `best` (in the cache) until a newer best net of the run turns up.
-    pub fn new(cached: &'a CachedRun, config: &'a RunConfig, best: BestNet) -> PlayingNet<'a> {
+    /// Plays with `best` (in the cache) until a newer best net of the run turns up; starts the
+    /// inference server, if the config asks for one.
+    pub fn new(
+        cached: &'a CachedRun,
+        config: &'a RunConfig,
+        best: BestNet,
+    ) -> Result<PlayingNet<'a>> {
+        let server = &config.selfplay.server;
+        let server = match server.threads {
+            0 => None,
+            threads => {
+                let nets = server_nets(cached, config, &best, threads)?;
+                Some(InferenceServer::start_threads(nets, server.batching()))
+            }
+        };
         let state = Looking { best, last_look: Instant::now(), unreachable: false, failure: None };
-        PlayingNet { cached, config, version: AtomicU64::new(0), state: Mutex::new(state) }
+        let version = AtomicU64::new(0);
+        Ok(PlayingNet { cached, config, version, state: Mutex::new(state), server })
     }
 
     fn lock(&self) -> MutexGuard<'_, Looking> {
@@ -83,6 +103,17 @@ impl<'a> PlayingNet<'a> {
             Ok(newer) => {
                 state.unreachable = false;
                 if let Some(newer) = newer {
+                    // The server's nets first: a worker that sees the new version sends its
+                    // leaves to them.
+                    if let Some(server) = &self.server {
+                        match server_nets(self.cached, self.config, &newer, server.threads()) {
+                            Ok(nets) => server.replace(nets),
+                            Err(e) => {
+                                state.failure = Some(e);
+                                return true;
+                            }
+                        }
+                    }
                     state.best = newer;
                     self.version.fetch_add(1, Ordering::Release);
                 }
@@ -127,11 +158,29 @@ impl<'a> PlayingNet<'a> {
         Ok(FollowingEvaluator { playing: self, version, net: self.load()?, earlier_hits: 0 })
     }
 
-    fn load(&self) -> Result<CachedEvaluator<NetEvaluator>> {
-        let path = self.cached.run().root().join(&self.best().checkpoint);
-        let net = NetEvaluator::new(load_inference(&path, self.config)?);
+    /// The evaluator of one worker: a client of the server, or a net of its own.
+    fn load(&self) -> Result<CachedEvaluator<BoxedEvaluator>> {
+        let net: BoxedEvaluator = match &self.server {
+            Some(server) => Box::new(server.client()),
+            None => Box::new(load_net(self.cached, self.config, &self.best())?),
+        };
         Ok(CachedEvaluator::new(net, self.config.selfplay.eval_cache))
     }
+}
+
+fn load_net(cached: &CachedRun, config: &RunConfig, best: &BestNet) -> Result<NetEvaluator> {
+    let path = cached.run().root().join(&best.checkpoint);
+    Ok(NetEvaluator::new(load_inference(&path, config)?))
+}
+
+/// `threads` copies of the net `best`, one per server thread.
+fn server_nets(
+    cached: &CachedRun,
+    config: &RunConfig,
+    best: &BestNet,
+    threads: usize,
+) -> Result<Vec<BoxedEvaluator>> {
+    (0..threads).map(|_| Ok(Box::new(load_net(cached, config, best)?) as BoxedEvaluator)).collect()
 }
 
 /// A worker's evaluator: the net played now, loaded anew when a newer one was taken up.
@@ -139,7 +188,7 @@ pub struct FollowingEvaluator<'a> {
     playing: &'a PlayingNet<'a>,
     /// The [`PlayingNet`] version `net` is.
     version: u64,
-    net: CachedEvaluator<NetEvaluator>,
+    net: CachedEvaluator<BoxedEvaluator>,
     /// What the caches of the nets before `net` answered.
     earlier_hits: u64,
 }

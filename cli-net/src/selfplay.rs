@@ -131,7 +131,7 @@ pub fn follow(
     stop: &(dyn Fn() -> bool + Sync),
     batches: &mut impl Batches,
 ) -> Result<()> {
-    let playing = PlayingNet::new(cached, config, best);
+    let playing = PlayingNet::new(cached, config, best)?;
     while let Some(batch) = batches.next()? {
         let report = play_games(
             cached,

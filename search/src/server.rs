@@ -1,37 +1,68 @@
-//! An inference server: one thread owns an evaluator (a net on its device) and answers the
-//! evaluations of many searches at once, merging the requests that wait into one batch (one
-//! forward pass). Searches on separate threads (the games of a match or a gate) so share batches
-//! the way one self-play worker's games do, instead of each running its few leaves alone. A
-//! failed batch is an error for every search that waited on it, and the server goes on serving.
+//! An inference server: server threads, each owning an evaluator (a copy of a net on its device),
+//! answer the evaluations of many searches at once, merging the requests that wait into one batch
+//! (one forward pass). Searches on separate threads (the games of a match or a gate, the workers
+//! of self-play) so share batches instead of each running its few leaves alone. A failed batch is
+//! an error for every search that waited on it, and the server goes on serving.
 //!
-//! While the server evaluates one batch the others queue up, so batches grow by themselves with
-//! the number of searches; `max_batch` caps them. The evaluator can be replaced while serving
-//! ([`InferenceServer::replace`], e.g. a promoted net): batches after the call use the new one.
+//! While a server thread evaluates one batch the others queue up, so batches grow by themselves
+//! with the number of searches; [`Batching::max_batch`] caps them. With [`Batching::max_wait`] a
+//! thread waits that long for a batch to fill, unless every client is already waiting for
+//! answers. Several threads overlap one batch's host work (encoding, decoding, the searches'
+//! waiting) with another's forward pass on the device. The evaluators can be replaced while
+//! serving ([`InferenceServer::replace`], e.g. a promoted net): batches taken after the call use
+//! the new ones.
 
 use crate::evaluator::{BoxedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How a server forms its batches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batching {
+    /// The most positions in one batch (a single search's larger call still runs whole).
+    pub max_batch: usize,
+    /// How long a batch may wait for more requests before it runs (zero: at once). A batch runs
+    /// without waiting once it is full or every client is waiting for answers.
+    pub max_wait: Duration,
+}
 
 /// The requests of one search, and where their answers go.
 struct Job {
     requests: Vec<EvalRequest>,
+    queued_at: Instant,
     reply: mpsc::SyncSender<Result<Vec<Evaluation>, EvalError>>,
 }
 
-/// What the clients and the server thread share.
+/// What the clients and the server threads share.
 #[derive(Default)]
 struct Queue {
     jobs: Vec<Job>,
-    /// An evaluator to use from the next batch on.
-    replacement: Option<BoxedEvaluator>,
+    /// For each server thread, an evaluator to use from its next batch on.
+    replacements: Vec<Option<BoxedEvaluator>>,
+    /// Clients alive, and those of them with a job queued or being evaluated.
+    clients: usize,
+    waiting: usize,
     closed: bool,
+}
+
+impl Queue {
+    /// Whether the queued jobs should run now rather than wait for more.
+    fn ready(&self, batching: &Batching) -> bool {
+        let positions: usize = self.jobs.iter().map(|job| job.requests.len()).sum();
+        let oldest = self.jobs.first().map_or(Duration::ZERO, |job| job.queued_at.elapsed());
+        positions >= batching.max_batch
+            || self.waiting >= self.clients
+            || oldest >= batching.max_wait
+            || self.closed
+    }
 }
 
 struct Shared {
     queue: Mutex<Queue>,
     wake: Condvar,
-    max_batch: usize,
+    batching: Batching,
 }
 
 impl Shared {
@@ -40,72 +71,110 @@ impl Shared {
     }
 }
 
-/// The server: its thread lives until the server is dropped.
+/// The server: its threads live until the server is dropped.
 pub struct InferenceServer {
     shared: Arc<Shared>,
-    thread: Option<JoinHandle<()>>,
+    threads: Vec<JoinHandle<()>>,
 }
 
 impl InferenceServer {
-    /// Starts a server thread over `evaluator`, merging waiting requests into batches of at most
-    /// `max_batch` positions (a single search's larger call still runs whole).
+    /// One server thread over `evaluator`, running what waits at once in batches of at most
+    /// `max_batch` positions.
     pub fn start(evaluator: BoxedEvaluator, max_batch: usize) -> InferenceServer {
-        let shared = Arc::new(Shared {
-            queue: Mutex::new(Queue::default()),
-            wake: Condvar::new(),
-            max_batch: max_batch.max(1),
-        });
-        let serving = shared.clone();
-        let thread = std::thread::Builder::new()
-            .name("inference-server".into())
-            .spawn(move || serve(&serving, evaluator))
-            .expect("the inference server thread starts");
-        InferenceServer { shared, thread: Some(thread) }
+        let batching = Batching { max_batch, max_wait: Duration::ZERO };
+        InferenceServer::start_threads(vec![evaluator], batching)
+    }
+
+    /// One server thread per evaluator in `evaluators` (at least one), all taking batches from
+    /// the same queue as `batching` says.
+    pub fn start_threads(evaluators: Vec<BoxedEvaluator>, batching: Batching) -> InferenceServer {
+        assert!(!evaluators.is_empty(), "an inference server needs an evaluator");
+        let batching = Batching { max_batch: batching.max_batch.max(1), ..batching };
+        let queue =
+            Queue { replacements: evaluators.iter().map(|_| None).collect(), ..Queue::default() };
+        let shared = Arc::new(Shared { queue: Mutex::new(queue), wake: Condvar::new(), batching });
+        let threads = evaluators
+            .into_iter()
+            .enumerate()
+            .map(|(index, evaluator)| {
+                let serving = shared.clone();
+                std::thread::Builder::new()
+                    .name(format!("inference-server-{index}"))
+                    .spawn(move || serve(&serving, index, evaluator))
+                    .expect("an inference server thread starts")
+            })
+            .collect();
+        InferenceServer { shared, threads }
+    }
+
+    /// Its server threads (one evaluator each).
+    pub fn threads(&self) -> usize {
+        self.threads.len()
     }
 
     /// An evaluator that sends its requests to this server (one per search; cheap to make).
     pub fn client(&self) -> ServerClient {
+        self.shared.lock().clients += 1;
         ServerClient { shared: self.shared.clone() }
     }
 
-    /// Evaluates with `evaluator` from the next batch on.
-    pub fn replace(&self, evaluator: BoxedEvaluator) {
-        self.shared.lock().replacement = Some(evaluator);
-        self.shared.wake.notify_one();
+    /// Evaluates with `evaluators` (one per server thread, in order; extra ones are dropped) from
+    /// each thread's next batch on: a request sent after this call is answered by them.
+    pub fn replace(&self, evaluators: Vec<BoxedEvaluator>) {
+        let mut queue = self.shared.lock();
+        for (slot, evaluator) in queue.replacements.iter_mut().zip(evaluators) {
+            *slot = Some(evaluator);
+        }
+        drop(queue);
+        self.shared.wake.notify_all();
     }
 }
 
 impl Drop for InferenceServer {
     fn drop(&mut self) {
         self.shared.lock().closed = true;
-        self.shared.wake.notify_one();
-        if let Some(thread) = self.thread.take() {
+        self.shared.wake.notify_all();
+        for thread in self.threads.drain(..) {
             let _ = thread.join();
         }
     }
 }
 
-/// The server thread: waits for jobs, evaluates them in batches, answers each job.
-fn serve(shared: &Shared, mut evaluator: BoxedEvaluator) {
+/// A server thread: waits for jobs, evaluates them in batches, answers each job.
+fn serve(shared: &Shared, index: usize, mut evaluator: BoxedEvaluator) {
     loop {
-        let (jobs, replacement) = {
+        let jobs = {
             let mut queue = shared.lock();
-            while queue.jobs.is_empty() && queue.replacement.is_none() && !queue.closed {
-                queue = shared.wake.wait(queue).unwrap_or_else(PoisonError::into_inner);
+            loop {
+                if let Some(replacement) = queue.replacements[index].take() {
+                    evaluator = replacement;
+                }
+                if queue.jobs.is_empty() {
+                    if queue.closed {
+                        return;
+                    }
+                    queue = shared.wake.wait(queue).unwrap_or_else(PoisonError::into_inner);
+                } else if queue.ready(&shared.batching) {
+                    break;
+                } else {
+                    let waited = queue.jobs[0].queued_at.elapsed();
+                    let left = shared.batching.max_wait.saturating_sub(waited);
+                    queue = shared
+                        .wake
+                        .wait_timeout(queue, left)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0;
+                }
             }
-            if queue.jobs.is_empty() && queue.closed {
-                return;
+            let jobs = take_batch(&mut queue.jobs, shared.batching.max_batch);
+            if !queue.jobs.is_empty() {
+                shared.wake.notify_one();
             }
-            (take_batch(&mut queue.jobs, shared.max_batch), queue.replacement.take())
+            jobs
         };
-        if let Some(replacement) = replacement {
-            evaluator = replacement;
-        }
-        if jobs.is_empty() {
-            continue;
-        }
         let requests: Vec<EvalRequest> =
             jobs.iter().flat_map(|job| job.requests.iter().cloned()).collect();
+        let answered = jobs.len();
         match evaluator.evaluate(&requests) {
             Ok(answers) => {
                 let mut answers = answers.into_iter();
@@ -117,6 +186,7 @@ fn serve(shared: &Shared, mut evaluator: BoxedEvaluator) {
             }
             Err(error) => jobs.iter().for_each(|job| drop(job.reply.send(Err(error.clone())))),
         }
+        shared.lock().waiting -= answered;
     }
 }
 
@@ -147,11 +217,23 @@ impl Evaluator for ServerClient {
             return Ok(Vec::new());
         }
         let (reply, answer) = mpsc::sync_channel(1);
-        self.shared.lock().jobs.push(Job { requests: requests.to_vec(), reply });
+        let job = Job { requests: requests.to_vec(), queued_at: Instant::now(), reply };
+        let mut queue = self.shared.lock();
+        queue.jobs.push(job);
+        queue.waiting += 1;
+        drop(queue);
         self.shared.wake.notify_one();
         answer.recv().unwrap_or_else(|_| {
             Err(EvalError::new(requests.len(), "the inference server stopped (it panicked)"))
         })
+    }
+}
+
+impl Drop for ServerClient {
+    fn drop(&mut self) {
+        self.shared.lock().clients -= 1;
+        // A batch waiting for this client's requests need not wait any more.
+        self.shared.wake.notify_all();
     }
 }
 
@@ -252,11 +334,70 @@ mod tests {
         let (second, ..) = hashing(4);
         let server = InferenceServer::start(Box::new(first), 16);
         let before = server.client().evaluate(&batch).unwrap();
-        server.replace(Box::new(second));
+        server.replace(vec![Box::new(second)]);
         let after = server.client().evaluate(&batch).unwrap();
         let (mut direct, ..) = hashing(4);
         assert_ne!(before, after);
         assert_eq!(after, direct.evaluate(&batch).unwrap());
+    }
+
+    #[test]
+    fn several_server_threads_answer_every_search_with_its_own_answers() {
+        let all = requests(48 * 8);
+        let (mut direct, ..) = hashing(6);
+        let expected = direct.evaluate(&all).unwrap();
+        let (calls, largest) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let evaluators: Vec<BoxedEvaluator> = (0..3)
+            .map(|_| {
+                let served = Hashing { calls: calls.clone(), largest: largest.clone(), salt: 6 };
+                Box::new(served) as BoxedEvaluator
+            })
+            .collect();
+        let batching = Batching { max_batch: 32, max_wait: Duration::from_millis(2) };
+        let server = InferenceServer::start_threads(evaluators, batching);
+        assert_eq!(server.threads(), 3);
+        std::thread::scope(|scope| {
+            for (chunk, answers) in all.chunks(8).zip(expected.chunks(8)) {
+                let mut client = server.client();
+                scope.spawn(move || {
+                    for _ in 0..3 {
+                        assert_eq!(client.evaluate(chunk).unwrap(), answers);
+                    }
+                });
+            }
+        });
+        assert!(largest.load(Ordering::Relaxed) <= 32, "a batch over max_batch");
+    }
+
+    #[test]
+    fn a_batch_waits_for_every_client_but_no_longer_than_max_wait() {
+        let (served, calls, largest) = hashing(7);
+        let batching = Batching { max_batch: 1000, max_wait: Duration::from_secs(30) };
+        let server = InferenceServer::start_threads(vec![Box::new(served)], batching);
+        // Four clients sending one after the other: one batch, run once the fourth is in (long
+        // before the 30 s are up).
+        let clients: Vec<ServerClient> = (0..4).map(|_| server.client()).collect();
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            for (i, mut client) in clients.into_iter().enumerate() {
+                scope.spawn(move || {
+                    std::thread::sleep(Duration::from_millis(20 * i as u64));
+                    assert_eq!(client.evaluate(&requests(5)).unwrap().len(), 5);
+                });
+            }
+        });
+        assert!(started.elapsed() < Duration::from_secs(10), "the batch waited for max_wait");
+        assert_eq!(calls.load(Ordering::Relaxed), 1);
+        assert_eq!(largest.load(Ordering::Relaxed), 20);
+
+        // A client that sends nothing holds a batch back for max_wait at most.
+        let (served, ..) = hashing(8);
+        let batching = Batching { max_batch: 1000, max_wait: Duration::from_millis(150) };
+        let server = InferenceServer::start_threads(vec![Box::new(served)], batching);
+        let _silent = server.client();
+        let started = Instant::now();
+        assert_eq!(server.client().evaluate(&requests(3)).unwrap().len(), 3);
+        assert!(started.elapsed() >= Duration::from_millis(150), "it did not wait");
     }
 
     #[test]

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SelfPlayConfig {
-    /// Worker threads, each with its own copy of the net and its own batch of games.
+    /// Worker threads, each with its own batch of games (and its own copy of the net unless the
+    /// workers share an inference server, `server.threads`).
     pub workers: usize,
     /// Games one worker keeps in flight; their leaves form one batch for the net
     /// (batch size up to `games_in_flight * mcts.leaves_per_batch`).
@@ -23,6 +24,8 @@ pub struct SelfPlayConfig {
     /// End a game at the first position (at the start of a move) the endgame tables of the run's
     /// `[egdb]` section cover, with their result; off, the tables only guide the search.
     pub adjudicate_egdb: bool,
+    /// One inference server the workers share, or none.
+    pub server: ServerConfig,
     /// When a game is drawn.
     pub draw: DrawConfig,
     /// The search of every decision: visits, noise, temperature, resignation.
@@ -38,8 +41,41 @@ impl Default for SelfPlayConfig {
             eval_cache: DEFAULT_EVAL_CACHE,
             write_pdn: true,
             adjudicate_egdb: false,
+            server: ServerConfig::default(),
             draw: DrawConfig::default(),
             mcts: MctsConfig::default(),
+        }
+    }
+}
+
+/// The `[selfplay.server]` section: whether the workers send their leaves to one inference server
+/// (see `search::InferenceServer`) that merges them into larger batches, instead of each worker
+/// running its own copy of the net. Meant for a GPU, where one big batch beats many small ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Server threads, each with its own copy of the net, overlapping one batch's host work with
+    /// another's forward pass; 0: no server, each worker evaluates its own batches.
+    pub threads: usize,
+    /// The most positions in one batch of the server.
+    pub max_batch: usize,
+    /// Microseconds a batch may wait for more workers' leaves (it runs at once when every worker
+    /// is waiting for answers, or it is full).
+    pub max_wait_us: u64,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig { threads: 0, max_batch: 4096, max_wait_us: 500 }
+    }
+}
+
+impl ServerConfig {
+    /// How the server forms its batches.
+    pub fn batching(&self) -> search::Batching {
+        search::Batching {
+            max_batch: self.max_batch,
+            max_wait: std::time::Duration::from_micros(self.max_wait_us),
         }
     }
 }
@@ -111,6 +147,15 @@ impl SelfPlayConfig {
         }
         if !(1..=100_000).contains(&self.games_per_shard) {
             return bad("games_per_shard", "must be in 1..=100000");
+        }
+        if self.server.threads > 16 {
+            return bad("server.threads", "must be in 0..=16");
+        }
+        if !(1..=65_536).contains(&self.server.max_batch) {
+            return bad("server.max_batch", "must be in 1..=65536");
+        }
+        if self.server.max_wait_us > 1_000_000 {
+            return bad("server.max_wait_us", "must be at most 1000000 (one second)");
         }
         if self.draw.repetitions == 1 {
             return bad(

@@ -8,6 +8,6 @@ pub mod session;
 pub mod shard;
 pub mod worker;
 
-pub use config::{DrawConfig, SelfPlayConfig, SelfPlayConfigError};
+pub use config::{DrawConfig, SelfPlayConfig, SelfPlayConfigError, ServerConfig};
 pub use net_evaluator::{served, NetEvaluator, TorchNetLoader, PLAYERS_MAX_BATCH};
 pub use session::{Session, SessionError, SessionReport, SessionTotals, ShardWritten};

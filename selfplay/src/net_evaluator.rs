@@ -151,4 +151,33 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn an_inference_server_gives_exactly_what_a_direct_forward_gives() {
+        let first = PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
+        let net = || {
+            let mut copy = PolicyValueNet::new(&NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
+            copy.var_store_mut().copy(first.var_store()).unwrap();
+            NetEvaluator::new(Inference::new(copy, false))
+        };
+        let all = requests(96);
+        let expected = net().evaluate(&all).unwrap();
+        let batching =
+            search::Batching { max_batch: 40, max_wait: std::time::Duration::from_millis(1) };
+        let server =
+            InferenceServer::start_threads(vec![Box::new(net()), Box::new(net())], batching);
+        std::thread::scope(|scope| {
+            for (chunk, answers) in all.chunks(12).zip(expected.chunks(12)) {
+                let mut client = server.client();
+                scope.spawn(move || {
+                    let got = client.evaluate(chunk).unwrap();
+                    for (got, want) in got.iter().zip(answers) {
+                        assert!((got.value - want.value).abs() < 1e-5, "{got:?} vs {want:?}");
+                        let close = got.priors.iter().zip(&want.priors);
+                        assert!(close.into_iter().all(|(a, b)| (a - b).abs() < 1e-5));
+                    }
+                });
+            }
+        });
+    }
 }

@@ -48,7 +48,7 @@ pub(super) fn run(parts: Parts) -> Result<()> {
             seed: phase_seed(config.seed, spent.games),
         };
         set_cpu_threads(config, config.selfplay.workers);
-        let playing = PlayingNet::new(cached, config, best);
+        let playing = PlayingNet::new(cached, config, best)?;
         let report = play_games(
             cached,
             config,
