@@ -1,10 +1,11 @@
-//! `checkers-zero bench --quick` on the tiny config: every figure of the JSON is there, with a
-//! finite positive value (timings are not checked: shared machines are noisy).
+//! `checkers-zero bench --quick` on the tiny config with an inference server for self-play: every
+//! figure of the JSON is there, with a finite positive value (timings are not checked: shared
+//! machines are noisy).
 
 use crate::cli::{arg, succeed};
 
 /// The JSON keys the bench promises (issue: "`checkers-zero bench`").
-const NUMBERS: [&str; 19] = [
+const NUMBERS: [&str; 23] = [
     "perft_nodes_per_s",
     "perft_depth",
     "perft_nodes",
@@ -17,6 +18,10 @@ const NUMBERS: [&str; 19] = [
     "selfplay_pos_per_s",
     "inference_efficiency",
     "selfplay_games_per_hour",
+    "selfplay_server_pos_per_s",
+    "selfplay_server_games_per_hour",
+    "selfplay_server_mean_batch",
+    "selfplay_server_speedup",
     "match_pos_per_s",
     "match_efficiency",
     "match_games_per_hour",
@@ -33,11 +38,14 @@ const SHARES: [&str; 1] = ["selfplay_cache_hit_rate"];
 fn quick_bench_on_the_tiny_config_writes_every_figure() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("bench.json");
+    let config = dir.path().join("tiny-served.toml");
+    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
+    std::fs::write(&config, format!("{tiny}\n[selfplay.server]\nthreads = 1\n")).unwrap();
     let text = succeed(&[
         "bench",
         "--quick",
         "--config",
-        "configs/tiny.toml",
+        arg(&config),
         "--device",
         "cpu",
         "--json",
@@ -45,6 +53,7 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
     ]);
     assert!(text.contains("| inference efficiency |"), "no table:\n{text}");
     assert!(text.contains("| match efficiency |"), "no match figures:\n{text}");
+    assert!(text.contains("| self-play through a server |"), "no server figures:\n{text}");
 
     let figures: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();

@@ -18,7 +18,8 @@ use cli::progress;
 use matches::bench_matches;
 use model::{Inference, ModelError, PolicyValueNet};
 use report::Figures;
-use self_play::{bench_selfplay, SelfPlayBench};
+use self_play::{bench_selfplay, bench_selfplay_served, SelfPlayBench, ServedBench};
+use selfplay::{SessionError, SessionTotals};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use training::bench_train;
@@ -92,6 +93,18 @@ pub fn run(args: BenchArgs) -> Result<()> {
 
     clock.stage(format!("self-play, rounds of {} games", config.budget.games_per_generation));
     let selfplay = measure_selfplay(&config, &plan, &new_inference)?;
+    let served = match config.selfplay.server.threads {
+        0 => None,
+        threads => {
+            clock.stage(format!(
+                "self-play again, through an inference server of {threads} threads"
+            ));
+            set_cpu_threads(&config, threads);
+            let served = measure_served(&config, &plan, &new_inference)?;
+            set_cpu_threads(&config, config.selfplay.workers);
+            Some(served)
+        }
+    };
 
     let playouts = config.selfplay.mcts.playout_cap.full_visits;
     clock.stage(format!("matches, {} games at {playouts} playouts", plan.match_games));
@@ -115,6 +128,12 @@ pub fn run(args: BenchArgs) -> Result<()> {
         inference_efficiency: selfplay.inference_efficiency,
         selfplay_cache_hit_rate: selfplay.cache_hit_rate,
         selfplay_games_per_hour: selfplay.games_per_hour,
+        selfplay_server_pos_per_s: served.as_ref().map(|s| s.positions_per_s),
+        selfplay_server_games_per_hour: served.as_ref().map(|s| s.games_per_hour),
+        selfplay_server_mean_batch: served.as_ref().map(|s| s.mean_batch),
+        selfplay_server_speedup: served
+            .as_ref()
+            .map(|s| s.positions_per_s / selfplay.positions_per_s.max(1e-9)),
         match_pos_per_s: matches.positions_per_s,
         match_efficiency: matches.positions_per_s / selfplay.positions_per_s.max(1e-9),
         match_games_per_hour: matches.games_per_hour,
@@ -128,7 +147,15 @@ pub fn run(args: BenchArgs) -> Result<()> {
         machine: report::machine(),
     };
     clock.stage("done");
-    report::print_table(&figures, &config, &selfplay, &matches, &train, args.quick);
+    report::print_table(
+        &figures,
+        &config,
+        &selfplay,
+        served.as_ref(),
+        &matches,
+        &train,
+        args.quick,
+    );
     if let Some(path) = &args.json {
         write_json(path, &figures)?;
     }
@@ -141,13 +168,33 @@ fn measure_selfplay(
     plan: &Plan,
     new_inference: &(impl Fn() -> Result<Inference, ModelError> + Sync),
 ) -> Result<SelfPlayBench> {
+    with_round_bar(config, |games, shown| {
+        bench_selfplay(&config.selfplay, games, new_inference, plan.selfplay, shown)
+    })
+}
+
+/// The same rounds through one inference server, with a progress bar per round.
+fn measure_served(
+    config: &RunConfig,
+    plan: &Plan,
+    new_inference: &impl Fn() -> Result<Inference, ModelError>,
+) -> Result<ServedBench> {
+    with_round_bar(config, |games, shown| {
+        bench_selfplay_served(&config.selfplay, games, new_inference, plan.selfplay, shown)
+    })
+}
+
+/// Runs `measure(games per round, show)` with a bar of the round's games.
+fn with_round_bar<T>(
+    config: &RunConfig,
+    measure: impl FnOnce(u64, &mut dyn FnMut(&SessionTotals)) -> Result<T, SessionError>,
+) -> Result<T> {
     let games = config.budget.games_per_generation;
     let bar = progress::bar(games, "games");
-    let figures =
-        bench_selfplay(&config.selfplay, games, new_inference, plan.selfplay, |totals| {
-            bar.set_position(totals.games);
-            bar.set_message(crate::selfplay::describe(totals));
-        })?;
+    let figures = measure(games, &mut |totals| {
+        bar.set_position(totals.games);
+        bar.set_message(crate::selfplay::describe(totals));
+    })?;
     bar.finish_and_clear();
     Ok(figures)
 }

@@ -52,5 +52,5 @@ pub use record::{DecisionRecord, GameEnd, GameRecord, ResignationRecord};
 pub use result::{RootStep, SearchResult};
 pub use search::Search;
 pub use selfplay_game::SelfPlayGame;
-pub use server::{Batching, InferenceServer, ServerClient};
+pub use server::{Batching, InferenceServer, Served, ServerClient};
 pub use tables::{table_probe, table_value, table_winner};

@@ -63,6 +63,24 @@ struct Shared {
     queue: Mutex<Queue>,
     wake: Condvar,
     batching: Batching,
+    /// Batches run and the positions in them, over all server threads.
+    served: Mutex<Served>,
+}
+
+/// What a server has evaluated so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Served {
+    /// Batches run (forward passes).
+    pub batches: u64,
+    /// Positions in them.
+    pub positions: u64,
+}
+
+impl Served {
+    /// Positions per batch.
+    pub fn mean_batch(&self) -> f64 {
+        self.positions as f64 / self.batches.max(1) as f64
+    }
 }
 
 impl Shared {
@@ -92,7 +110,12 @@ impl InferenceServer {
         let batching = Batching { max_batch: batching.max_batch.max(1), ..batching };
         let queue =
             Queue { replacements: evaluators.iter().map(|_| None).collect(), ..Queue::default() };
-        let shared = Arc::new(Shared { queue: Mutex::new(queue), wake: Condvar::new(), batching });
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(queue),
+            wake: Condvar::new(),
+            batching,
+            served: Mutex::default(),
+        });
         let threads = evaluators
             .into_iter()
             .enumerate()
@@ -105,6 +128,11 @@ impl InferenceServer {
             })
             .collect();
         InferenceServer { shared, threads }
+    }
+
+    /// What it has evaluated so far.
+    pub fn served(&self) -> Served {
+        *self.shared.served.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Its server threads (one evaluator each).
@@ -175,6 +203,10 @@ fn serve(shared: &Shared, index: usize, mut evaluator: BoxedEvaluator) {
         let requests: Vec<EvalRequest> =
             jobs.iter().flat_map(|job| job.requests.iter().cloned()).collect();
         let answered = jobs.len();
+        let mut served = shared.served.lock().unwrap_or_else(PoisonError::into_inner);
+        served.batches += 1;
+        served.positions += requests.len() as u64;
+        drop(served);
         match evaluator.evaluate(&requests) {
             Ok(answers) => {
                 let mut answers = answers.into_iter();
@@ -367,6 +399,9 @@ mod tests {
             }
         });
         assert!(largest.load(Ordering::Relaxed) <= 32, "a batch over max_batch");
+        let served = server.served();
+        assert_eq!(served.positions, 48 * 8 * 3);
+        assert_eq!(served.batches, calls.load(Ordering::Relaxed) as u64);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The bench figures as JSON keys and as a table, with the date and the machine they were measured on.
 
 use super::matches::MatchBench;
-use super::self_play::SelfPlayBench;
+use super::self_play::{SelfPlayBench, ServedBench};
 use super::shadow::SHADOW_EVERY;
 use super::training::TrainBench;
 use crate::config::RunConfig;
@@ -25,6 +25,13 @@ pub struct Figures {
     /// The share of self-play's search leaves its evaluation cache answered.
     pub selfplay_cache_hit_rate: f64,
     pub selfplay_games_per_hour: f64,
+    /// Self-play through one inference server the workers share (null without
+    /// `selfplay.server.threads`): net positions/s, games/h, positions per forward pass, and
+    /// `selfplay_server_pos_per_s / selfplay_pos_per_s`.
+    pub selfplay_server_pos_per_s: Option<f64>,
+    pub selfplay_server_games_per_hour: Option<f64>,
+    pub selfplay_server_mean_batch: Option<f64>,
+    pub selfplay_server_speedup: Option<f64>,
     pub match_pos_per_s: f64,
     /// `match_pos_per_s / selfplay_pos_per_s`.
     pub match_efficiency: f64,
@@ -48,6 +55,7 @@ pub fn print_table(
     f: &Figures,
     config: &RunConfig,
     s: &SelfPlayBench,
+    served: Option<&ServedBench>,
     m: &MatchBench,
     t: &TrainBench,
     quick: bool,
@@ -126,6 +134,19 @@ pub fn print_table(
         format!("{:.0}/h", f.selfplay_games_per_hour),
         format!("{net} net, {} games in flight per worker", config.selfplay.games_in_flight),
     );
+    if let Some(served) = served {
+        row(
+            "self-play through a server",
+            rate(served.positions_per_s, "pos/s"),
+            format!(
+                "the same rounds, every worker's leaves sent to one inference server of {} thread(s) (mean batch {:.0}): {:.2}x the workers' own nets, {:.0} games/h",
+                served.server_threads,
+                served.mean_batch,
+                served.positions_per_s / f.selfplay_pos_per_s.max(1e-9),
+                served.games_per_hour
+            ),
+        );
+    }
     row(
         "match",
         rate(f.match_pos_per_s, "pos/s"),

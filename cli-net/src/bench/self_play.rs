@@ -7,12 +7,13 @@
 //! encoding and priors, the shrinking batches at the end of a round and the shard writing. The
 //! raw forward is measured by shadow passes ([`super::shadow`]) on the workers' own threads between
 //! their batches, so both sides of the ratio see the same machine load; the shadow time is taken
-//! out of self-play's time.
+//! out of self-play's time. With `selfplay.server` the same rounds are played a second time with
+//! the workers sharing one inference server, for the speed-up over their own nets.
 
 use super::shadow::{ShadowEvaluator, ShadowTotals};
 use model::{Inference, ModelError};
 use rundata::RunDir;
-use search::CachedEvaluator;
+use search::{BoxedEvaluator, CachedEvaluator, Evaluator, InferenceServer};
 use selfplay::worker::WorkerStats;
 use selfplay::{NetEvaluator, SelfPlayConfig, Session, SessionError, SessionTotals};
 use std::sync::Mutex;
@@ -70,10 +71,17 @@ pub fn bench_selfplay<F>(
 where
     F: Fn() -> Result<Inference, ModelError> + Sync,
 {
+    let shadow = Mutex::new(ShadowTotals::default());
+    let max_batch = config.games_in_flight * config.mcts.leaves_per_batch as usize;
+    let make_evaluator = |_| {
+        let net = |net| ShadowEvaluator::new(NetEvaluator::new(net), max_batch, &shadow);
+        make_inference().map(|inference| CachedEvaluator::new(net(inference), config.eval_cache))
+    };
     let played = super::in_scratch_dir("selfplay", |scratch| {
-        play_rounds(scratch, config, games_per_round, &make_inference, duration, &mut progress)
+        play_rounds(scratch, config, games_per_round, &make_evaluator, duration, &mut progress)
     });
-    let Rounds { rounds, games, stats, elapsed, shadow } = played?;
+    let Rounds { rounds, games, stats, elapsed } = played?;
+    let shadow = shadow.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
     let workers = config.workers as f64;
     let shadow_time = shadow.time().as_secs_f64();
     let seconds = elapsed.as_secs_f64() - shadow_time / workers;
@@ -100,31 +108,74 @@ where
     })
 }
 
+/// Figures of self-play through one inference server the workers share (`selfplay.server`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ServedBench {
+    /// Games finished.
+    pub games: u64,
+    /// The server's threads, each with a copy of the net.
+    pub server_threads: usize,
+    /// Wall-clock seconds of all rounds.
+    pub seconds: f64,
+    /// Positions the net evaluated per second.
+    pub positions_per_s: f64,
+    /// Games finished per hour.
+    pub games_per_hour: f64,
+    /// Positions per forward pass of the server (the workers' batches merged).
+    pub mean_batch: f64,
+}
+
+/// Plays rounds as [`bench_selfplay`] does, with every worker sending its leaves to one inference
+/// server of `config.server.threads` nets from `make_inference` (no shadow passes).
+pub fn bench_selfplay_served<F>(
+    config: &SelfPlayConfig,
+    games_per_round: u64,
+    make_inference: F,
+    duration: Duration,
+    mut progress: impl FnMut(&SessionTotals),
+) -> Result<ServedBench, SessionError>
+where
+    F: Fn() -> Result<Inference, ModelError>,
+{
+    let net = || make_inference().map(|i| Box::new(NetEvaluator::new(i)) as BoxedEvaluator);
+    let nets = (0..config.server.threads.max(1)).map(|_| net()).collect::<Result<Vec<_>, _>>();
+    let nets = nets.map_err(|e| SessionError::Evaluator { worker: 0, source: e.into() })?;
+    let server = InferenceServer::start_threads(nets, config.server.batching());
+    let make_evaluator =
+        |_| Ok::<_, ModelError>(CachedEvaluator::new(server.client(), config.eval_cache));
+    let played = super::in_scratch_dir("selfplay-served", |scratch| {
+        play_rounds(scratch, config, games_per_round, &make_evaluator, duration, &mut progress)
+    });
+    let Rounds { games, stats, elapsed, .. } = played?;
+    let seconds = elapsed.as_secs_f64();
+    Ok(ServedBench {
+        games,
+        server_threads: server.threads(),
+        seconds,
+        positions_per_s: stats.net_positions() as f64 / seconds,
+        games_per_hour: games as f64 * 3600.0 / seconds,
+        mean_batch: server.served().mean_batch(),
+    })
+}
+
 /// What the rounds played, summed.
 struct Rounds {
     rounds: u64,
     games: u64,
     stats: WorkerStats,
-    /// Wall-clock time of the rounds, shadow passes included.
+    /// Wall-clock time of the rounds.
     elapsed: Duration,
-    shadow: ShadowTotals,
 }
 
-fn play_rounds(
+fn play_rounds<E: Evaluator>(
     scratch: &std::path::Path,
     config: &SelfPlayConfig,
     games_per_round: u64,
-    make_inference: &(impl Fn() -> Result<Inference, ModelError> + Sync),
+    make_evaluator: &(impl Fn(usize) -> Result<E, ModelError> + Sync),
     duration: Duration,
     progress: &mut impl FnMut(&SessionTotals),
 ) -> Result<Rounds, SessionError> {
     let run = RunDir::create(scratch)?;
-    let shadow = Mutex::new(ShadowTotals::default());
-    let max_batch = config.games_in_flight * config.mcts.leaves_per_batch as usize;
-    let make_evaluator = |_| {
-        let net = |net| ShadowEvaluator::new(NetEvaluator::new(net), max_batch, &shadow);
-        make_inference().map(|inference| CachedEvaluator::new(net(inference), config.eval_cache))
-    };
     let (mut rounds, mut games, mut stats, mut elapsed) =
         (0, 0, WorkerStats::default(), Duration::ZERO);
     let start = Instant::now();
@@ -143,8 +194,7 @@ fn play_rounds(
         elapsed += report.totals.elapsed;
         rounds += 1;
     }
-    let shadow = shadow.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-    Ok(Rounds { rounds, games, stats, elapsed, shadow })
+    Ok(Rounds { rounds, games, stats, elapsed })
 }
 
 #[cfg(test)]
