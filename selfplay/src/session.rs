@@ -265,6 +265,11 @@ mod tests {
     use crate::shard::{list_shards, read_shard};
     use search::UniformEvaluator;
 
+    /// A session of `run` with `config` and `seed`: no generation, tables or shard callback.
+    fn session<'a>(run: &'a RunDir, config: &'a SelfPlayConfig, seed: u64) -> Session<'a> {
+        Session { run, config, seed, generation: &|| None, tables: None, shard_written: None }
+    }
+
     #[test]
     fn session_writes_every_game_into_readable_shards_and_pdn() {
         let dir = tempfile::tempdir().unwrap();
@@ -274,14 +279,7 @@ mod tests {
         config.mcts.playout_cap.full_visits = 8;
         config.mcts.playout_cap.cheap_visits = 2;
         config.draw.max_plies = 40;
-        let session = Session {
-            run: &run,
-            config: &config,
-            seed: 3,
-            generation: &|| Some(0),
-            tables: None,
-            shard_written: None,
-        };
+        let session = Session { generation: &|| Some(0), ..session(&run, &config, 3) };
         let mut calls = 0;
         let report = session
             .play(5, |_| Ok::<_, String>(UniformEvaluator), &|| false, |_| calls += 1)
@@ -321,14 +319,7 @@ mod tests {
         config.draw.max_plies = 20;
         let shards = std::cell::RefCell::new(Vec::new());
         let announce = |path: &Path, games| shards.borrow_mut().push((path.to_path_buf(), games));
-        let session = Session {
-            run: &run,
-            config: &config,
-            seed: 5,
-            generation: &|| None,
-            tables: None,
-            shard_written: Some(&announce),
-        };
+        let session = Session { shard_written: Some(&announce), ..session(&run, &config, 5) };
         let mut seen = Vec::new();
         let report = session
             .play(
@@ -364,14 +355,7 @@ mod tests {
         config.mcts.playout_cap.full_visits = 4;
         config.mcts.playout_cap.cheap_visits = 2;
         config.draw.max_plies = 20;
-        let session = Session {
-            run: &run,
-            config: &config,
-            seed: 9,
-            generation: &|| None,
-            tables: None,
-            shard_written: None,
-        };
+        let session = session(&run, &config, 9);
         let played = session.play(1, |_| Ok::<_, String>(UniformEvaluator), &|| false, |_| {});
         assert!(played.is_err(), "the games could not be written");
         assert!(list_shards(&run.shards_dir()).unwrap().is_empty(), "a shard without its games");
@@ -382,14 +366,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let run = RunDir::create(dir.path()).unwrap();
         let config = SelfPlayConfig::default();
-        let session = Session {
-            run: &run,
-            config: &config,
-            seed: 0,
-            generation: &|| None,
-            tables: None,
-            shard_written: None,
-        };
+        let session = session(&run, &config, 0);
         let err = session
             .play(1, |_| Err::<UniformEvaluator, _>("no net".to_string()), &|| false, |_| {})
             .unwrap_err();
