@@ -122,6 +122,11 @@ impl Entrant {
         })
     }
 
+    /// Whether the player plays with a net.
+    pub fn has_net(&self) -> bool {
+        matches!(self.kind, Kind::Mcts(..) | Kind::Policy(_))
+    }
+
     /// The run directory the player was named by, where its games are recorded.
     pub fn run_dir(&self) -> Option<&Path> {
         self.run_dir.as_deref()

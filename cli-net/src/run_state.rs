@@ -121,8 +121,8 @@ pub fn load_inference(path: &Path, config: &RunConfig) -> Result<Inference> {
 /// The calling thread takes it at once; every other thread takes the setting in force at its first
 /// tensor operation, and keeps it.
 pub fn set_cpu_threads(config: &RunConfig, parallel: usize) {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads =
-        if config.cpu_threads > 0 { config.cpu_threads } else { (cores / parallel.max(1)).max(1) };
-    model::set_cpu_threads(threads);
+    match config.cpu_threads {
+        0 => model::share_cpu_threads(parallel),
+        threads => model::set_cpu_threads(threads),
+    }
 }

@@ -31,7 +31,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         config.selfplay.workers = workers;
         config.validate()?;
     }
-    set_cpu_threads(&config, config.selfplay.workers);
+    set_cpu_threads(&config, config.selfplay.forward_threads());
     let cached = Arc::new(cached);
     let uploader = cached.is_remote().then(|| start_uploader(&cached)).transpose()?;
     let announce = |shard: &Path, games: u64| {

@@ -31,6 +31,13 @@ pub fn set_cpu_threads(threads: usize) {
     tch::set_num_threads(threads.clamp(1, i32::MAX as usize) as i32);
 }
 
+/// Shares the cores among `parallel` threads that run forward passes at the same time: each
+/// gets `cores / parallel` libtorch threads, at least one.
+pub fn share_cpu_threads(parallel: usize) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    set_cpu_threads((cores / parallel.max(1)).max(1));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

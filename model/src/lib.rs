@@ -24,7 +24,7 @@ pub mod sample;
 pub use autocast::autocast_bf16;
 pub use checkpoint::{Checkpoint, CheckpointMeta, Extras};
 pub use config::NetConfig;
-pub use device::{resolve_device, set_cpu_threads};
+pub use device::{resolve_device, set_cpu_threads, share_cpu_threads};
 pub use error::ModelError;
 pub use export::ExportFormat;
 pub use inference::{Inference, NetEval};

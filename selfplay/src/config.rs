@@ -133,6 +133,14 @@ pub enum SelfPlayConfigError {
 }
 
 impl SelfPlayConfig {
+    /// The threads that run the net's forward passes: the server's, or else the workers.
+    pub fn forward_threads(&self) -> usize {
+        match self.server.threads {
+            0 => self.workers,
+            threads => threads,
+        }
+    }
+
     /// Checks every field; the error names the first bad one.
     pub fn validate(&self) -> Result<(), SelfPlayConfigError> {
         let bad = |field, problem| Err(SelfPlayConfigError::Field { field, problem });

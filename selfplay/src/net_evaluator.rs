@@ -94,6 +94,10 @@ impl NetLoader for TorchNetLoader {
         let net = NetEvaluator::new(Inference::new(loaded.net, false));
         Ok(served(Box::new(CachedEvaluator::new(net, DEFAULT_EVAL_CACHE)), loaded.meta.step))
     }
+
+    fn share_cores(&self, parallel: usize) {
+        model::share_cpu_threads(parallel);
+    }
 }
 
 /// A net for players: `evaluator` behind an inference server of batches of at most

@@ -32,8 +32,9 @@ use train::{TbLogger, Trainer};
 pub(super) fn run(parts: Parts) -> Result<()> {
     let Parts { cached, config, tables, mut trainer, progress } = parts;
     let best = ensure_best(cached, config)?;
-    // libtorch's CPU threads, shared among the self-play workers, the trainer and the gate.
-    set_cpu_threads(config, config.selfplay.workers + 2);
+    // libtorch's CPU threads, shared among the threads that run self-play's net, the trainer and
+    // the gate.
+    set_cpu_threads(config, config.selfplay.forward_threads() + 2);
     let shared = Shared {
         budget: config.budget,
         progress: Mutex::new(progress),

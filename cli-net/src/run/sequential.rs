@@ -47,7 +47,7 @@ pub(super) fn run(parts: Parts) -> Result<()> {
             games: games_for_phase(&config.budget, &spent),
             seed: phase_seed(config.seed, spent.games),
         };
-        set_cpu_threads(config, config.selfplay.workers);
+        set_cpu_threads(config, config.selfplay.forward_threads());
         let playing = PlayingNet::new(cached, config, best)?;
         let report = play_games(
             cached,
