@@ -2,9 +2,10 @@
 //! its full path, and the search's value and principal variation when the player has them.
 //! Output, one `key value` a line: `move`, then `value` and `pv` when known.
 
+use crate::lone_player;
 use crate::match_cmd::NetArgs;
 use anyhow::{Context, Result};
-use arena::{Contestant, Entrant, PlayerSpec};
+use arena::Contestant;
 use clap::Args;
 use draughts::{DrawRules, Game, Move, Position};
 use search::NetLoader;
@@ -41,7 +42,7 @@ pub fn run(args: BestmoveArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         "FEN {:?}: the game is over; the side to move has no move",
         args.fen
     );
-    let entrant = Entrant::load(&args.player.parse::<PlayerSpec>()?, &args.net.options(nets)?)?;
+    let entrant = lone_player::load(&args.player, &args.net.options(nets)?)?;
     let choice = entrant
         .player(args.seed)?
         .choose(&game)

@@ -2,9 +2,10 @@
 //! for GUIs, tournament managers and pydraughts. The player is loaded once; its search tree (or
 //! table) is kept from move to move until `new-game`.
 
+use crate::lone_player;
 use crate::match_cmd::NetArgs;
 use anyhow::Result;
-use arena::{Contestant, Entrant, Player, PlayerSpec};
+use arena::{Contestant, Entrant, Player};
 use clap::Args;
 use draughts::Game;
 use hub::{Engine, Thought};
@@ -51,7 +52,7 @@ impl HubArgs {
 
 /// Serves the Hub protocol until `quit` or the end of input; `nets` loads a net player's net.
 pub fn run(args: HubArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
-    let entrant = Entrant::load(&args.spec().parse::<PlayerSpec>()?, &args.options.options(nets)?)?;
+    let entrant = lone_player::load(&args.spec(), &args.options.options(nets)?)?;
     let engine = PlayerEngine { player: entrant.player(args.seed)?, entrant, seed: args.seed };
     let input = BufReader::new(std::io::stdin());
     hub::serve(engine, input, std::io::stdout()).map_err(|err| anyhow::anyhow!("hub: {err}"))

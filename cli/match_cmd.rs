@@ -110,7 +110,7 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let a = Entrant::load(&args.a.parse::<PlayerSpec>()?, &options)?;
     let b = Entrant::load(&args.b.parse::<PlayerSpec>()?, &options)?;
     if let Some(nets) = &options.nets {
-        nets.share_cores(forward_passes_at_once(&a, &b));
+        nets.set_cpu_threads((cores() / forward_passes_at_once(&a, &b).max(1)).max(1));
     }
     let deck = match &args.openings {
         Some(path) => read_deck(path)?,
@@ -174,8 +174,12 @@ fn forward_passes_at_once(a: &Entrant, b: &Entrant) -> usize {
     if a.shares_batches() && b.shares_batches() {
         usize::from(a.has_net()) + usize::from(b.has_net())
     } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        cores()
     }
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Where each finished game goes at once, so an interrupted match keeps the games it finished:

@@ -5,9 +5,10 @@
 //!
 //! The game loop ([`play_game`]) reads any `BufRead` and writes any `Write`, so tests script it.
 
+use crate::lone_player;
 use crate::match_cmd::NetArgs;
 use anyhow::{Context, Result};
-use arena::{Contestant, Entrant, Player, PlayerSpec};
+use arena::{Contestant, Player};
 use clap::Args;
 use draughts::{Color, DrawReason, DrawRules, Game, Move, Outcome, Position, WinReason};
 use search::NetLoader;
@@ -69,7 +70,7 @@ pub fn run(args: PlayArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         Some(fen) => Position::from_fen(fen).context("--fen")?,
         None => Position::start(),
     };
-    let entrant = Entrant::load(&spec.parse::<PlayerSpec>()?, &args.thinking.options(nets)?)?;
+    let entrant = lone_player::load(&spec, &args.thinking.options(nets)?)?;
     let mut engine = entrant.player(args.seed)?;
     let game = Game::new(position, DrawRules::default());
     play_game(
@@ -260,9 +261,7 @@ mod tests {
 
     /// Plays `input` against `opponent` from `fen` as `you`; the outcome and everything written.
     fn script(opponent: &str, fen: &str, you: Color, input: &str) -> (Option<Outcome>, String) {
-        let entrant =
-            Entrant::load(&opponent.parse::<PlayerSpec>().unwrap(), &NetOptions::default())
-                .unwrap();
+        let entrant = lone_player::load(opponent, &NetOptions::default()).unwrap();
         let mut engine = entrant.player(7).unwrap();
         let game = Game::new(Position::from_fen(fen).unwrap(), DrawRules::default());
         let mut out = Vec::new();

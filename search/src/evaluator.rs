@@ -94,10 +94,10 @@ pub trait NetLoader: Send + Sync + std::fmt::Debug {
         device: DeviceSpec,
     ) -> Result<LoadedNet, Box<dyn std::error::Error + Send + Sync>>;
 
-    /// Shares the CPU among `parallel` nets that run forward passes at the same time (each behind
-    /// a server thread of its own), for a process that plays only with its nets (a match). A
-    /// loader whose nets have no CPU threads of their own to set ignores it.
-    fn share_cores(&self, _parallel: usize) {}
+    /// Sets the CPU threads each forward pass of the nets may use (libtorch's intra-op threads,
+    /// for the whole process), for a process that plays only with its nets (a match, the Hub
+    /// engine). A loader whose nets have no CPU threads of their own ignores it.
+    fn set_cpu_threads(&self, _threads: usize) {}
 }
 
 /// A loaded net: its training step, and evaluators over it (one per player, all sharing it).

@@ -95,8 +95,8 @@ impl NetLoader for TorchNetLoader {
         Ok(served(Box::new(CachedEvaluator::new(net, DEFAULT_EVAL_CACHE)), loaded.meta.step))
     }
 
-    fn share_cores(&self, parallel: usize) {
-        model::share_cpu_threads(parallel);
+    fn set_cpu_threads(&self, threads: usize) {
+        model::set_cpu_threads(threads);
     }
 }
 
