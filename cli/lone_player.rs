@@ -15,3 +15,43 @@ pub fn load(spec: &str, options: &NetOptions) -> Result<Entrant> {
     }
     Ok(entrant)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use search::{LoadedNet, NetLoader, UniformEvaluator};
+    use std::path::Path;
+    use std::sync::{Arc, Mutex};
+    use support::DeviceSpec;
+
+    /// Loads uniform "nets" and records the thread settings it is given.
+    #[derive(Debug, Default)]
+    struct Recording(Mutex<Vec<usize>>);
+
+    impl NetLoader for Recording {
+        fn load(
+            &self,
+            _checkpoint: &Path,
+            _device: DeviceSpec,
+        ) -> Result<LoadedNet, Box<dyn std::error::Error + Send + Sync>> {
+            Ok(LoadedNet { step: 0, evaluators: Box::new(|| Box::new(UniformEvaluator)) })
+        }
+
+        fn set_cpu_threads(&self, threads: usize) {
+            self.0.lock().unwrap().push(threads);
+        }
+    }
+
+    #[test]
+    fn a_lone_net_player_runs_on_one_thread_and_a_builtin_one_sets_nothing() {
+        let loader = Arc::new(Recording::default());
+        let options = NetOptions { nets: Some(loader.clone()), ..NetOptions::default() };
+        load("alphabeta:2", &options).unwrap();
+        assert!(loader.0.lock().unwrap().is_empty());
+        let dir = tempfile::tempdir().unwrap();
+        let net = dir.path().join("some.safetensors");
+        std::fs::write(&net, "the loader above never reads it").unwrap();
+        load(&format!("mcts:{}:16", net.display()), &options).unwrap();
+        assert_eq!(*loader.0.lock().unwrap(), [1]);
+    }
+}
