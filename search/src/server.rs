@@ -45,6 +45,8 @@ struct Queue {
     clients: usize,
     waiting: usize,
     closed: bool,
+    /// Batches taken and the positions in them, over all server threads.
+    served: Served,
 }
 
 impl Queue {
@@ -63,8 +65,6 @@ struct Shared {
     queue: Mutex<Queue>,
     wake: Condvar,
     batching: Batching,
-    /// Batches run and the positions in them, over all server threads.
-    served: Mutex<Served>,
 }
 
 /// What a server has evaluated so far.
@@ -110,12 +110,7 @@ impl InferenceServer {
         let batching = Batching { max_batch: batching.max_batch.max(1), ..batching };
         let queue =
             Queue { replacements: evaluators.iter().map(|_| None).collect(), ..Queue::default() };
-        let shared = Arc::new(Shared {
-            queue: Mutex::new(queue),
-            wake: Condvar::new(),
-            batching,
-            served: Mutex::default(),
-        });
+        let shared = Arc::new(Shared { queue: Mutex::new(queue), wake: Condvar::new(), batching });
         let threads = evaluators
             .into_iter()
             .enumerate()
@@ -132,7 +127,7 @@ impl InferenceServer {
 
     /// What it has evaluated so far.
     pub fn served(&self) -> Served {
-        *self.shared.served.lock().unwrap_or_else(PoisonError::into_inner)
+        self.shared.lock().served
     }
 
     /// Its server threads (one evaluator each).
@@ -195,6 +190,8 @@ fn serve(shared: &Shared, index: usize, mut evaluator: BoxedEvaluator) {
                 }
             }
             let jobs = take_batch(&mut queue.jobs, shared.batching.max_batch);
+            queue.served.batches += 1;
+            queue.served.positions += jobs.iter().map(|job| job.requests.len() as u64).sum::<u64>();
             if !queue.jobs.is_empty() {
                 shared.wake.notify_one();
             }
@@ -203,10 +200,6 @@ fn serve(shared: &Shared, index: usize, mut evaluator: BoxedEvaluator) {
         let requests: Vec<EvalRequest> =
             jobs.iter().flat_map(|job| job.requests.iter().cloned()).collect();
         let answered = jobs.len();
-        let mut served = shared.served.lock().unwrap_or_else(PoisonError::into_inner);
-        served.batches += 1;
-        served.positions += requests.len() as u64;
-        drop(served);
         match evaluator.evaluate(&requests) {
             Ok(answers) => {
                 let mut answers = answers.into_iter();
