@@ -110,7 +110,7 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let a = Entrant::load(&args.a.parse::<PlayerSpec>()?, &options)?;
     let b = Entrant::load(&args.b.parse::<PlayerSpec>()?, &options)?;
     if let Some(nets) = &options.nets {
-        nets.set_cpu_threads((cores() / forward_passes_at_once(&a, &b).max(1)).max(1));
+        nets.set_cpu_threads(threads_per_net(&a, &b));
     }
     let deck = match &args.openings {
         Some(path) => read_deck(path)?,
@@ -167,19 +167,18 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     Ok(())
 }
 
-/// How many forward passes run at the same time in a match of `a` and `b`: one per net when their
-/// games share batches (each net's server runs one at a time; one libtorch thread per net was 61%
-/// faster than two on 2 cores), else one per core (a game per core, each with its own clock).
-fn forward_passes_at_once(a: &Entrant, b: &Entrant) -> usize {
+/// libtorch's CPU threads for each net of a match of `a` and `b`: the cores shared among the nets
+/// when their games share batches (each net's server runs one forward pass at a time; one thread
+/// per net was 61% faster than two on 2 cores), else one (a game per core, each with its own
+/// clock).
+fn threads_per_net(a: &Entrant, b: &Entrant) -> usize {
     if a.shares_batches() && b.shares_batches() {
-        usize::from(a.has_net()) + usize::from(b.has_net())
+        let nets = usize::from(a.has_net()) + usize::from(b.has_net());
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        (cores / nets.max(1)).max(1)
     } else {
-        cores()
+        1
     }
-}
-
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Where each finished game goes at once, so an interrupted match keeps the games it finished:
