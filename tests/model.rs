@@ -3,6 +3,7 @@
 mod checkpoint;
 mod export;
 mod inference;
+mod sparse;
 
 use draughts::Observation;
 use model::encoding::encode_batch;
@@ -16,7 +17,7 @@ use tch::{Device, Tensor};
 fn warmed_net(config: &NetConfig) -> PolicyValueNet {
     tch::manual_seed(11);
     let net = PolicyValueNet::new(config, Device::Cpu).unwrap();
-    let xs = encode_batch(&random_observations(64, 3));
+    let xs = model::encoding::Input::of(config).encode_batch(&random_observations(64, 3));
     tch::no_grad(|| {
         for _ in 0..5 {
             let _ = net.forward_t(&xs, true);

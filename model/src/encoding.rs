@@ -1,4 +1,6 @@
-//! Input encoding: an [`Observation`] as planes on the 8x8 board, from the mover's point of view.
+//! Input encoding: an [`Observation`] as the net's family reads it ([`Input`]): the ResNet's
+//! planes on the 8x8 board (this module), or the sparse net's features (`sparsenet::features`),
+//! both from the mover's point of view.
 //!
 //! Layout of one position: `[PLANES, 8, 8]` f32, plane-major (`plane * 64 + row * 8 + column`).
 //! The board is turned 180 degrees for White, so the mover's back rank is always row 0 and its men
@@ -7,11 +9,82 @@
 //! squares; constant planes fill all 64 cells (so 3x3 convolutions with zero padding see the edge).
 
 use draughts::{Bitboard, Color, Observation, Square};
+use netfile::NetConfig;
+use sparsenet::features::{self, FEATURES};
 use tch::Tensor;
 
 /// Bumped whenever the meaning of any plane changes; checkpoints record it and refuse a mismatch.
 /// Version 2: mid-capture, the piece planes show the moving piece on its current square.
-pub const ENCODING_VERSION: u32 = 2;
+pub const ENCODING_VERSION: u32 = netfile::PLANES_VERSION;
+
+/// The input of a family's net: each position a row of f32 values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// The ResNet's `[PLANES, 8, 8]` planes.
+    Planes,
+    /// The sparse net's `[FEATURES]` 0/1 features.
+    Features,
+}
+
+impl Input {
+    /// The input of nets of `config`'s family.
+    pub fn of(config: &NetConfig) -> Input {
+        match config {
+            NetConfig::Resnet(_) => Input::Planes,
+            NetConfig::Sparse(_) => Input::Features,
+        }
+    }
+
+    /// Values of one position.
+    pub const fn size(self) -> usize {
+        match self {
+            Input::Planes => INPUT_SIZE,
+            Input::Features => FEATURES,
+        }
+    }
+
+    /// The shape of one position.
+    pub fn dims(self) -> Vec<i64> {
+        match self {
+            Input::Planes => vec![PLANES as i64, 8, 8],
+            Input::Features => vec![FEATURES as i64],
+        }
+    }
+
+    /// Writes one observation into `out` (`self.size()` values, overwritten entirely).
+    pub fn encode_into(self, obs: &Observation, out: &mut [f32]) {
+        match self {
+            Input::Planes => encode_into(obs, out),
+            Input::Features => features::encode_dense(obs, out),
+        }
+    }
+
+    /// Writes a batch into `out` (`obs.len() * self.size()` values).
+    ///
+    /// # Panics
+    /// When `out` has another length.
+    pub fn encode_batch_into(self, obs: &[Observation], out: &mut [f32]) {
+        let size = self.size();
+        assert_eq!(out.len(), obs.len() * size, "a batch of {} positions", obs.len());
+        for (o, chunk) in obs.iter().zip(out.chunks_exact_mut(size)) {
+            self.encode_into(o, chunk);
+        }
+    }
+
+    /// The batch as a CPU tensor `[B, ...dims]` f32.
+    pub fn encode_batch(self, obs: &[Observation]) -> Tensor {
+        let mut buf = vec![0.0; obs.len() * self.size()];
+        self.encode_batch_into(obs, &mut buf);
+        self.tensor(&buf)
+    }
+
+    /// An encoded batch (`B * self.size()` values) as a CPU tensor `[B, ...dims]`: one copy.
+    pub fn tensor(self, encoded: &[f32]) -> Tensor {
+        let mut shape = vec![(encoded.len() / self.size()) as i64];
+        shape.extend(self.dims());
+        Tensor::from_slice(encoded).view(shape.as_slice())
+    }
+}
 
 /// Number of input planes.
 pub const PLANES: usize = 10;
@@ -110,29 +183,12 @@ pub fn encode_into(obs: &Observation, out: &mut [f32]) {
 /// # Panics
 /// When `out.len() != obs.len() * INPUT_SIZE`.
 pub fn encode_batch_into(obs: &[Observation], out: &mut [f32]) {
-    assert_eq!(
-        out.len(),
-        obs.len() * INPUT_SIZE,
-        "a batch of {} positions is {} values",
-        obs.len(),
-        obs.len() * INPUT_SIZE
-    );
-    for (o, chunk) in obs.iter().zip(out.chunks_exact_mut(INPUT_SIZE)) {
-        encode_into(o, chunk);
-    }
+    Input::Planes.encode_batch_into(obs, out)
 }
 
 /// The batch as a CPU tensor `[B, PLANES, 8, 8]` f32.
 pub fn encode_batch(obs: &[Observation]) -> Tensor {
-    let mut buf = vec![0.0; obs.len() * INPUT_SIZE];
-    encode_batch_into(obs, &mut buf);
-    input_tensor(&buf)
-}
-
-/// An encoded batch (`B * INPUT_SIZE` values) as a CPU tensor `[B, PLANES, 8, 8]`: one copy.
-pub fn input_tensor(encoded: &[f32]) -> Tensor {
-    let batch = (encoded.len() / INPUT_SIZE) as i64;
-    Tensor::from_slice(encoded).view([batch, PLANES as i64, 8, 8])
+    Input::Planes.encode_batch(obs)
 }
 
 #[cfg(test)]

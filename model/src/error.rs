@@ -16,56 +16,9 @@ pub enum ModelError {
         #[source]
         source: std::io::Error,
     },
-    /// The file is not a safetensors file with checkers-zero metadata.
-    #[error("{path}: not a checkers-zero checkpoint: {reason}")]
-    NotACheckpoint {
-        /// The file.
-        path: PathBuf,
-        /// What gave it away, e.g. a header that is not safetensors JSON.
-        reason: String,
-    },
-    /// A checkers-zero checkpoint whose bytes do not add up (truncated, flipped bits, checksum).
-    #[error("{path}: damaged checkpoint: {reason}")]
-    Damaged {
-        /// The file.
-        path: PathBuf,
-        /// Which check failed.
-        reason: String,
-    },
-    /// A checkpoint written by a build with another file layout or input encoding.
-    #[error(
-        "{path}: {what} version {found} is not supported (this build reads version {supported})"
-    )]
-    UnsupportedVersion {
-        /// The file.
-        path: PathBuf,
-        /// Which version: `format` or `encoding`.
-        what: &'static str,
-        /// The version the file states, as written.
-        found: String,
-        /// The version this build reads.
-        supported: u32,
-    },
-    /// The checkpoint holds another architecture than the one asked for.
-    #[error("{path}: architecture {found} does not match the expected {expected}")]
-    ArchitectureMismatch {
-        /// The file.
-        path: PathBuf,
-        /// The expected [`NetConfig`](crate::NetConfig) as JSON.
-        expected: String,
-        /// The file's [`NetConfig`](crate::NetConfig) as JSON.
-        found: String,
-    },
-    /// A stored tensor does not fit the net: unknown, missing, or of the wrong dtype or shape.
-    #[error("{path}: tensor `{name}`: {problem}")]
-    Tensor {
-        /// The file.
-        path: PathBuf,
-        /// The tensor's name, as stored.
-        name: String,
-        /// What does not fit, with the expected and found dtype or shape.
-        problem: String,
-    },
+    /// A checkpoint that could not be read or trusted, or does not fit the net.
+    #[error(transparent)]
+    Checkpoint(#[from] netfile::CheckpointError),
     /// A setting of `[net]` out of range.
     #[error(transparent)]
     Config(#[from] support::Invalid),
@@ -99,12 +52,6 @@ pub enum ModelError {
     /// libtorch failed.
     #[error(transparent)]
     Torch(#[from] tch::TchError),
-}
-
-impl ModelError {
-    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> ModelError {
-        ModelError::Io { path: path.into(), source }
-    }
 }
 
 /// An atomic write (`rundata::replace_atomic`) that failed.

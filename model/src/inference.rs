@@ -1,7 +1,7 @@
 //! Batched evaluation for self-play and players: observations in, policy logits and WDL out, with
 //! one host-to-device copy, one forward pass and one device-to-host copy per batch.
 
-use crate::encoding::{encode_batch_into, input_tensor, INPUT_SIZE};
+use crate::encoding::Input;
 use crate::error::ModelError;
 use crate::guard::{device_name, on_device};
 use crate::net::{PolicyValueNet, MOVES_LEFT_OFFSET, OUTPUT_SIZE, WDL_OFFSET};
@@ -60,6 +60,7 @@ impl NetEval {
 pub struct Inference {
     net: PolicyValueNet,
     kind: Kind,
+    input: Input,
 }
 
 impl Inference {
@@ -71,12 +72,18 @@ impl Inference {
         if bf16 {
             net.var_store_mut().bfloat16();
         }
-        Inference { net, kind }
+        let input = Input::of(net.config());
+        Inference { net, kind, input }
     }
 
     /// The net that evaluates.
     pub fn net(&self) -> &PolicyValueNet {
         &self.net
+    }
+
+    /// The input its net reads.
+    pub fn input(&self) -> Input {
+        self.input
     }
 
     /// The device the net runs on.
@@ -86,21 +93,21 @@ impl Inference {
 
     /// Evaluates a batch of observations (one forward pass).
     pub fn evaluate(&self, batch: &[Observation]) -> Result<Vec<NetEval>, ModelError> {
-        let mut input = vec![0.0; batch.len() * INPUT_SIZE];
-        encode_batch_into(batch, &mut input);
+        let mut input = vec![0.0; batch.len() * self.input.size()];
+        self.input.encode_batch_into(batch, &mut input);
         let output = self.forward_encoded(&input)?;
         Ok(output.chunks_exact(OUTPUT_SIZE).map(NetEval::from_output_row).collect())
     }
 
-    /// The fast path: an encoded batch (`B * INPUT_SIZE` values, see [`encode_batch_into`]) to the
+    /// The fast path: an encoded batch (`B * size` values, see [`Input::encode_batch_into`]) to the
     /// raw output rows (`B * OUTPUT_SIZE` values: policy logits, WDL logits, moves left). A
     /// failure on the device (e.g. out of memory) or an input that is not a whole number of
     /// positions is an error naming the device and the batch.
     pub fn forward_encoded(&self, input: &[f32]) -> Result<Vec<f32>, ModelError> {
-        let (device, batch) = (self.device(), input.len() / INPUT_SIZE);
-        if input.len() % INPUT_SIZE != 0 {
-            let message =
-                format!("{} input values are not whole positions of {INPUT_SIZE}", input.len());
+        let (device, size) = (self.device(), self.input.size());
+        let batch = input.len() / size;
+        if input.len() % size != 0 {
+            let message = format!("{} input values are not whole positions of {size}", input.len());
             return Err(ModelError::Forward { device: device_name(device), batch, message });
         }
         let mut out = vec![0.0; batch * OUTPUT_SIZE];
@@ -108,7 +115,7 @@ impl Inference {
             return Ok(out);
         }
         on_device(device, batch, || {
-            let xs = input_tensor(input).to_device(device).to_kind(self.kind);
+            let xs = self.input.tensor(input).to_device(device).to_kind(self.kind);
             let ys = tch::no_grad(|| self.net.forward_t(&xs, false));
             ys.to_kind(Kind::Float)
                 .to_device(Device::Cpu)

@@ -106,6 +106,10 @@ pub struct LoadedNet {
     pub step: u64,
     /// Makes one more evaluator over the net.
     pub evaluators: Box<dyn Fn() -> BoxedEvaluator + Send + Sync>,
+    /// Leaves per batch a search of this net's evaluators should send, where it is not the
+    /// players' default: `Some(1)` for a net that evaluates one position as cheaply as many, so
+    /// its searches need no virtual loss.
+    pub leaves_per_batch: Option<u32>,
 }
 
 impl std::fmt::Debug for LoadedNet {
@@ -125,6 +129,17 @@ impl EvalRequest {
         let mover = self.mover();
         self.legal_steps.iter().map(move |step| step.index_for(mover))
     }
+}
+
+/// Priors from the logits of the legal steps (in their order): their softmax, shifted by the
+/// largest logit for stability, computed inline.
+pub fn priors_from_logits(logits: impl Iterator<Item = f32>) -> Priors {
+    let mut out: Priors = logits.collect();
+    let max = out.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    out.iter_mut().for_each(|l| *l = (*l - max).exp());
+    let sum: f32 = out.iter().sum();
+    out.iter_mut().for_each(|p| *p /= sum);
+    out
 }
 
 /// Equal priors and value 0 everywhere: pure search guided only by terminal positions.

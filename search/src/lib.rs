@@ -45,8 +45,8 @@ pub use config::{
 pub use control::{MoveBudget, Progress, Score, SearchControl, ThinkRequest};
 pub use error::SearchError;
 pub use evaluator::{
-    BoxedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, LoadedNet, NetLoader, Priors,
-    ScriptedEvaluator, UniformEvaluator,
+    priors_from_logits, BoxedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, LoadedNet,
+    NetLoader, Priors, ScriptedEvaluator, UniformEvaluator,
 };
 pub use record::{DecisionRecord, GameEnd, GameRecord, ResignationRecord};
 pub use result::{RootStep, SearchResult};

@@ -5,20 +5,20 @@
 //! intermediate per-position values (no allocation per position; priors live inline).
 
 use crate::config::DEFAULT_EVAL_CACHE;
-use model::encoding::{encode_into, INPUT_SIZE};
 use model::{Inference, OUTPUT_SIZE, WDL_OFFSET};
 use search::{
-    BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator,
-    InferenceServer, LoadedNet, NetLoader, Priors,
+    priors_from_logits, BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation,
+    Evaluator, InferenceServer, LoadedNet, NetLoader,
 };
 use std::path::Path;
+use std::sync::Arc;
 use support::DeviceSpec;
 
 /// Evaluates a batch of search requests with one forward pass of the net.
 #[derive(Debug)]
 pub struct NetEvaluator {
     net: Inference,
-    /// The encoded batch (`requests * INPUT_SIZE` values), reused across calls.
+    /// The encoded batch (`requests * size` values, the net's input), reused across calls.
     input: Vec<f32>,
 }
 
@@ -33,7 +33,7 @@ impl NetEvaluator {
         &self.net
     }
 
-    /// The encoded batch of the last call (`requests * INPUT_SIZE` values).
+    /// The encoded batch of the last call (`requests * size` values).
     pub fn last_input(&self) -> &[f32] {
         &self.input
     }
@@ -41,9 +41,10 @@ impl NetEvaluator {
 
 impl Evaluator for NetEvaluator {
     fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
-        self.input.resize(requests.len() * INPUT_SIZE, 0.0);
-        for (request, encoded) in requests.iter().zip(self.input.chunks_exact_mut(INPUT_SIZE)) {
-            encode_into(&request.observation, encoded);
+        let input = self.net.input();
+        self.input.resize(requests.len() * input.size(), 0.0);
+        for (request, encoded) in requests.iter().zip(self.input.chunks_exact_mut(input.size())) {
+            input.encode_into(&request.observation, encoded);
         }
         let output =
             self.net.forward_encoded(&self.input).map_err(|e| EvalError::new(requests.len(), e))?;
@@ -58,18 +59,11 @@ impl Evaluator for NetEvaluator {
 /// Priors over the request's legal steps (softmax of their logits alone) and the value W - L
 /// (from the softmax of the WDL logits), read from one output row.
 fn to_evaluation(request: &EvalRequest, row: &[f32]) -> Evaluation {
-    let wdl = softmax(row[WDL_OFFSET..WDL_OFFSET + 3].iter().copied());
-    Evaluation { priors: softmax(request.policy_indices().map(|i| row[i])), value: wdl[0] - wdl[2] }
-}
-
-/// The softmax of `logits`, shifted by their maximum for stability (computed in place, inline).
-fn softmax(logits: impl Iterator<Item = f32>) -> Priors {
-    let mut out: Priors = logits.collect();
-    let max = out.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    out.iter_mut().for_each(|l| *l = (*l - max).exp());
-    let sum: f32 = out.iter().sum();
-    out.iter_mut().for_each(|p| *p /= sum);
-    out
+    let wdl = priors_from_logits(row[WDL_OFFSET..WDL_OFFSET + 3].iter().copied());
+    Evaluation {
+        priors: priors_from_logits(request.policy_indices().map(|i| row[i])),
+        value: wdl[0] - wdl[2],
+    }
 }
 
 /// The largest batch a players' inference server runs (the CPU's best forward throughput was at
@@ -100,11 +94,21 @@ impl NetLoader for TorchNetLoader {
     }
 }
 
+/// The loader of every net player (matches, gates, evaluations, the Hub engine): sparse nets run
+/// natively (`sparsenet`), the ResNet's through libtorch ([`TorchNetLoader`]).
+pub fn players_loader() -> Arc<dyn NetLoader> {
+    Arc::new(sparsenet::ByFamily::new(Some(Arc::new(TorchNetLoader))))
+}
+
 /// A net for players: `evaluator` behind an inference server of batches of at most
 /// [`PLAYERS_MAX_BATCH`], each player's evaluator a client of it.
 pub fn served(evaluator: BoxedEvaluator, step: u64) -> LoadedNet {
     let server = InferenceServer::start(evaluator, PLAYERS_MAX_BATCH);
-    LoadedNet { step, evaluators: Box::new(move || Box::new(server.client())) }
+    LoadedNet {
+        step,
+        evaluators: Box::new(move || Box::new(server.client())),
+        leaves_per_batch: None,
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! refused and the command never runs), and files claiming absurd sizes are refused before
 //! anything of that size is allocated or read.
 
-use model::ModelError;
+use model::{CheckpointError, ModelError};
 use selfplay::shard::{read_shard, ShardError, MAX_SHARD_BYTES};
 use std::path::Path;
 use tch::Device;
@@ -19,7 +19,10 @@ fn a_pickle_that_would_run_a_command_is_refused_and_never_runs() {
     let pickle = format!("cos\nsystem\n(S'touch {}'\ntR.", marker.display());
     let path = dir.path().join("net.safetensors");
     std::fs::write(&path, pickle).unwrap();
-    assert!(matches!(load_err(&path), ModelError::NotACheckpoint { .. }));
+    assert!(matches!(
+        load_err(&path),
+        ModelError::Checkpoint(CheckpointError::NotACheckpoint { .. })
+    ));
     let (ok, _, err) = super::run_to_end(&[
         "export",
         super::arg(&path),
@@ -45,7 +48,8 @@ fn a_huge_sparse_checkpoint_is_refused_before_it_is_read() {
     std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(1 << 40).unwrap();
     let err = load_err(&path);
     assert!(
-        matches!(err, ModelError::Damaged { .. }) && err.to_string().contains("huge.safetensors"),
+        matches!(err, ModelError::Checkpoint(CheckpointError::Damaged { .. }))
+            && err.to_string().contains("huge.safetensors"),
         "{err}"
     );
 }

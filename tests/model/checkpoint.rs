@@ -2,7 +2,7 @@
 
 use super::{forward, positions, small_config, warmed_net};
 use model::checkpoint::{load, save, MAX_HEADER_BYTES};
-use model::{Extras, ModelError, NetConfig};
+use model::{CheckpointError, Extras, ModelError, NetConfig};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tch::{Device, Kind, Tensor};
@@ -66,7 +66,10 @@ fn another_architecture_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = saved_checkpoint(dir.path());
     let err = load(&path, Some(&NetConfig::new(4, 32)), Device::Cpu).unwrap_err();
-    assert!(matches!(err, ModelError::ArchitectureMismatch { .. }), "{err}");
+    assert!(
+        matches!(err, ModelError::Checkpoint(CheckpointError::ArchitectureMismatch { .. })),
+        "{err}"
+    );
     assert!(err.to_string().contains("\"channels\":16"), "{err}");
 }
 
@@ -79,7 +82,11 @@ fn truncated_checkpoints_are_refused() {
         std::fs::write(&path, &bytes[..len]).unwrap();
         let err = load_err(&path);
         assert!(
-            matches!(err, ModelError::NotACheckpoint { .. } | ModelError::Damaged { .. }),
+            matches!(
+                err,
+                ModelError::Checkpoint(CheckpointError::NotACheckpoint { .. })
+                    | ModelError::Checkpoint(CheckpointError::Damaged { .. })
+            ),
             "{len}: {err}"
         );
     }
@@ -97,7 +104,10 @@ fn flipped_bits_are_detected() {
         damaged[at] ^= 0x10;
         std::fs::write(&path, &damaged).unwrap();
         let err = load_err(&path);
-        assert!(matches!(err, ModelError::Damaged { .. }), "byte {at}: {err}");
+        assert!(
+            matches!(err, ModelError::Checkpoint(CheckpointError::Damaged { .. })),
+            "byte {at}: {err}"
+        );
         assert!(err.to_string().contains("checksum"), "{err}");
     }
     // In a metadata value (the training step "1234" becomes "1235"): caught too.
@@ -106,7 +116,7 @@ fn flipped_bits_are_detected() {
     let mut damaged = bytes.clone();
     damaged[at] ^= 0x01;
     std::fs::write(&path, &damaged).unwrap();
-    assert!(matches!(load_err(&path), ModelError::Damaged { .. }));
+    assert!(matches!(load_err(&path), ModelError::Checkpoint(CheckpointError::Damaged { .. })));
     // Anywhere in the header: never loads.
     for at in (8..header_end).step_by(97) {
         let mut damaged = bytes.clone();
@@ -126,14 +136,17 @@ fn foreign_files_are_refused() {
         safetensors::tensor::TensorView::new(safetensors::Dtype::F32, vec![2, 2], &data).unwrap();
     std::fs::write(&path, safetensors::serialize([("weight", view)], &None).unwrap()).unwrap();
     let err = load_err(&path);
-    assert!(matches!(err, ModelError::NotACheckpoint { .. }), "{err}");
+    assert!(matches!(err, ModelError::Checkpoint(CheckpointError::NotACheckpoint { .. })), "{err}");
     // A text file, and a pickle's first bytes.
     for bytes in [&b"blocks = 4\nchannels = 32\n"[..], &b"\x80\x02}q\x00(X\x05\x00\x00\x00"[..]] {
         std::fs::write(&path, bytes).unwrap();
-        assert!(matches!(load_err(&path), ModelError::NotACheckpoint { .. }));
+        assert!(matches!(
+            load_err(&path),
+            ModelError::Checkpoint(CheckpointError::NotACheckpoint { .. })
+        ));
     }
     let missing = dir.path().join("missing.safetensors");
-    assert!(matches!(load_err(&missing), ModelError::Io { .. }));
+    assert!(matches!(load_err(&missing), ModelError::Checkpoint(CheckpointError::Io { .. })));
 }
 
 #[test]
@@ -145,7 +158,10 @@ fn absurd_header_sizes_and_shapes_are_refused_before_allocating() {
         bytes.extend_from_slice(b"{}      ");
         std::fs::write(&path, &bytes).unwrap();
         let err = load_err(&path);
-        assert!(matches!(err, ModelError::NotACheckpoint { .. }), "{claimed}: {err}");
+        assert!(
+            matches!(err, ModelError::Checkpoint(CheckpointError::NotACheckpoint { .. })),
+            "{claimed}: {err}"
+        );
     }
     let headers = [
         r#"{"w":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,16]}}"#,
@@ -158,7 +174,10 @@ fn absurd_header_sizes_and_shapes_are_refused_before_allocating() {
         bytes.extend_from_slice(&[0u8; 16]);
         std::fs::write(&path, &bytes).unwrap();
         let err = load_err(&path);
-        assert!(matches!(err, ModelError::Damaged { .. }), "{header}: {err}");
+        assert!(
+            matches!(err, ModelError::Checkpoint(CheckpointError::Damaged { .. })),
+            "{header}: {err}"
+        );
     }
 }
 
@@ -178,7 +197,10 @@ fn other_versions_are_refused() {
         std::fs::write(&other, safetensors::serialize(file.tensors(), &Some(meta)).unwrap())
             .unwrap();
         let err = load_err(&other);
-        assert!(matches!(err, ModelError::UnsupportedVersion { .. }), "{err}");
+        assert!(
+            matches!(err, ModelError::Checkpoint(CheckpointError::UnsupportedVersion { .. })),
+            "{err}"
+        );
         assert!(err.to_string().contains(what) && err.to_string().contains("999"), "{err}");
     }
 }

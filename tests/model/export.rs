@@ -3,17 +3,21 @@
 
 use super::{forward, max_abs_diff, positions, small_config, warmed_net};
 use model::checkpoint::{load, save};
+use model::encoding::Input;
 use model::export::{description_path, export};
-use model::{ExportFormat, Extras, OUTPUT_SIZE};
+use model::sample::random_observations;
+use model::{ExportFormat, Extras, NetConfig, OUTPUT_SIZE};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tch::{Device, Tensor};
 
-/// Runs the exported net in Python: argv = format, model, input file, batch, output file.
+/// Runs the exported net in Python: argv = format, model, input file, batch, output file, and the
+/// shape of one position (`10,8,8` or `203`).
 const RUNNER: &str = r#"
 import sys, numpy as np
 fmt, model, inp, batch, out = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-x = np.fromfile(inp, dtype=np.float32).reshape(batch, -1, 8, 8)
+dims = [int(d) for d in sys.argv[6].split(",")]
+x = np.fromfile(inp, dtype=np.float32).reshape(batch, *dims)
 if fmt == "torchscript":
     import torch
     m = torch.jit.load(model)
@@ -37,19 +41,27 @@ fn python() -> Option<PathBuf> {
 
 /// A saved checkpoint of a warmed net in `dir`.
 fn checkpoint(dir: &Path) -> PathBuf {
+    checkpoint_of(dir, &small_config())
+}
+
+/// A saved checkpoint of a warmed net of `config` in `dir`.
+fn checkpoint_of(dir: &Path, config: &NetConfig) -> PathBuf {
     let path = dir.join("net.safetensors");
-    save(&path, &warmed_net(&small_config()), 7, None, &Extras::default()).unwrap();
+    save(&path, &warmed_net(config), 7, None, &Extras::default()).unwrap();
     path
 }
 
-/// Exports `format`, runs it in Python on real positions, and compares with our forward pass.
-fn check_in_python(format: ExportFormat, file: &str) {
+/// Exports a net of `config` as `format`, runs it in Python on real positions, and compares with
+/// our forward pass.
+fn check_in_python(format: ExportFormat, file: &str, config: &NetConfig) {
     let Some(python) = python() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let ckpt = checkpoint(dir.path());
+    let ckpt = checkpoint_of(dir.path(), config);
     let out = dir.path().join(file);
     export(&ckpt, format, &out).unwrap();
-    let (_, xs) = positions(37);
+    let input = Input::of(config);
+    let xs = input.encode_batch(&random_observations(37, 99));
+    let dims: Vec<String> = input.dims().iter().map(i64::to_string).collect();
     let input: Vec<f32> = Vec::try_from(xs.flatten(0, -1)).unwrap();
     let input_file = dir.path().join("input.f32");
     std::fs::write(&input_file, input.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>())
@@ -60,6 +72,7 @@ fn check_in_python(format: ExportFormat, file: &str) {
         .args([&out, &input_file])
         .arg("37")
         .arg(&output_file)
+        .arg(dims.join(","))
         .status()
         .unwrap();
     assert!(status.success(), "{format} runner failed");
@@ -76,7 +89,8 @@ fn check_in_python(format: ExportFormat, file: &str) {
 
 #[test]
 fn torchscript_export_runs_in_python_torch() {
-    check_in_python(ExportFormat::TorchScript, "net.pt");
+    check_in_python(ExportFormat::TorchScript, "net.pt", &small_config());
+    check_in_python(ExportFormat::TorchScript, "net.pt", &NetConfig::sparse());
 }
 
 #[test]
@@ -97,7 +111,8 @@ fn torchscript_export_runs_in_libtorch_at_any_batch_size() {
 
 #[test]
 fn onnx_export_runs_in_onnxruntime() {
-    check_in_python(ExportFormat::Onnx, "net.onnx");
+    check_in_python(ExportFormat::Onnx, "net.onnx", &small_config());
+    check_in_python(ExportFormat::Onnx, "net.onnx", &NetConfig::sparse());
 }
 
 #[test]
@@ -120,4 +135,15 @@ fn safetensors_export_reloads_exactly_and_every_export_is_described() {
     assert_eq!(description["policy_index"]["directions"][3]["name"], "forward_right");
     assert_eq!(description["output"]["shape"][1], OUTPUT_SIZE);
     assert_eq!(description["encoding_version"], model::encoding::ENCODING_VERSION);
+    assert_eq!(description["family"], "resnet");
+
+    std::fs::create_dir(dir.path().join("sparse")).unwrap();
+    let sparse = checkpoint_of(&dir.path().join("sparse"), &NetConfig::sparse());
+    let json = export(&sparse, ExportFormat::Safetensors, &dir.path().join("sparse.safetensors"));
+    let description: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json.unwrap()).unwrap()).unwrap();
+    assert_eq!(description["family"], "sparse");
+    assert_eq!(description["input"]["shape"][1], sparsenet::features::FEATURES);
+    assert_eq!(description["input"]["groups"][8]["name"], "repeated_twice");
+    assert_eq!(description["encoding_version"], sparsenet::features::VERSION);
 }

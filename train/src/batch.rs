@@ -1,10 +1,10 @@
-//! A training batch: replay records turned into input planes and targets, assembled in host
+//! A training batch: replay records turned into the net's inputs (its family's) and targets, assembled in host
 //! buffers reused across steps, then made tensors in host memory (page-locked when the batch is
 //! for CUDA, so that its copy to the device can overlap the work queued before it) and copied to
 //! the device in one go per tensor.
 
 use crate::replay::ReplayBuffer;
-use model::encoding::{encode_into, INPUT_SIZE, PLANES};
+use model::encoding::Input;
 use model::policy::POLICY_SIZE;
 use selfplay::shard::RecordView;
 use support::SplitMix64;
@@ -13,7 +13,7 @@ use tch::{Device, Tensor};
 /// Host-side buffers of a batch being assembled.
 #[derive(Debug, Default)]
 pub struct HostBatch {
-    /// `[B, PLANES, 8, 8]`
+    /// `[B, ...]` the encoded positions (see [`Input`]).
     inputs: Vec<f32>,
     /// `[B, 128]` the visit distribution, normalised; 0 off its support.
     policy: Vec<f32>,
@@ -31,7 +31,7 @@ pub struct HostBatch {
 /// ([`Batch::to_device`]). Shapes as in [`HostBatch`].
 #[derive(Debug)]
 pub struct Batch {
-    /// Float `[B, PLANES, 8, 8]` encoded observations.
+    /// Float `[B, PLANES, 8, 8]` or `[B, FEATURES]` encoded observations.
     pub inputs: Tensor,
     /// Float `[B, 128]` visit distributions, normalised, 0 off the legal steps.
     pub policy: Tensor,
@@ -83,11 +83,11 @@ impl HostBatch {
         self.moves_left.is_empty()
     }
 
-    /// Appends one position with its targets.
-    pub fn push(&mut self, record: RecordView<'_>, search_value_weight: f32) {
+    /// Appends one position, encoded as `input`, with its targets.
+    pub fn push(&mut self, record: RecordView<'_>, input: Input, search_value_weight: f32) {
         let at = self.inputs.len();
-        self.inputs.resize(at + INPUT_SIZE, 0.0);
-        encode_into(&record.observation(), &mut self.inputs[at..]);
+        self.inputs.resize(at + input.size(), 0.0);
+        input.encode_into(&record.observation(), &mut self.inputs[at..]);
         let at = self.policy.len();
         self.policy.resize(at + POLICY_SIZE, 0.0);
         self.legal.resize(at + POLICY_SIZE, false);
@@ -105,9 +105,9 @@ impl HostBatch {
         self.moves_left.push(f32::from(record.plies_to_end()));
     }
 
-    /// The batch as tensors in host memory, page-locked when `device` (the one it is for) is
-    /// CUDA.
-    pub fn to_tensors(&self, device: Device) -> Batch {
+    /// The batch (encoded as `input`) as tensors in host memory, page-locked when `device` (the
+    /// one it is for) is CUDA.
+    pub fn to_tensors(&self, input: Input, device: Device) -> Batch {
         let b = self.len() as i64;
         let put = |t: Tensor, shape: &[i64]| {
             let t = t.view(shape);
@@ -120,7 +120,10 @@ impl HostBatch {
             }
         };
         Batch {
-            inputs: put(Tensor::from_slice(&self.inputs), &[b, PLANES as i64, 8, 8]),
+            inputs: put(
+                input.tensor(&self.inputs),
+                &[b].into_iter().chain(input.dims()).collect::<Vec<_>>(),
+            ),
             policy: put(Tensor::from_slice(&self.policy), &[b, POLICY_SIZE as i64]),
             legal: put(Tensor::from_slice(&self.legal), &[b, POLICY_SIZE as i64]),
             policy_weight: put(Tensor::from_slice(&self.policy_weight), &[b]),
@@ -153,6 +156,8 @@ impl Batch {
 pub struct Sampler {
     /// Positions per batch.
     pub batch_size: usize,
+    /// The net's input.
+    pub input: Input,
     /// See [`wdl_target`].
     pub search_value_weight: f32,
     /// Where the batch will be trained ([`HostBatch::to_tensors`] pins its memory for CUDA).
@@ -165,9 +170,9 @@ impl Sampler {
     pub fn draw(&self, replay: &ReplayBuffer, rng: &mut SplitMix64, host: &mut HostBatch) -> Batch {
         host.clear();
         for _ in 0..self.batch_size {
-            host.push(replay.sample(rng), self.search_value_weight);
+            host.push(replay.sample(rng), self.input, self.search_value_weight);
         }
-        host.to_tensors(self.device)
+        host.to_tensors(self.input, self.device)
     }
 }
 

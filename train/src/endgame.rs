@@ -8,7 +8,7 @@
 use crate::error::TrainError;
 use draughts::{DrawRules, Game, Observation, Position};
 use egdb::{Tables, Wdl};
-use model::encoding::encode_batch;
+use model::encoding::Input;
 use model::PolicyValueNet;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -88,7 +88,7 @@ impl EndgameSet {
                 .iter()
                 .map(|(pos, _)| Game::new(*pos, DrawRules::default()).observation())
                 .collect();
-            let xs = encode_batch(&obs).to_device(net.device());
+            let xs = Input::of(net.config()).encode_batch(&obs).to_device(net.device());
             let logits = tch::no_grad(|| net.forward_heads(&xs, false).wdl);
             let mut rows = vec![0f32; chunk.len() * 3];
             logits
@@ -181,7 +181,7 @@ mod tests {
         let (mut right, mut error) = (0, 0.0);
         for (pos, exact) in &positions {
             let obs = Game::new(*pos, DrawRules::default()).observation();
-            let out = tch::no_grad(|| net.forward_t(&encode_batch(&[obs]), false));
+            let out = tch::no_grad(|| net.forward_t(&model::encoding::encode_batch(&[obs]), false));
             let row: Vec<f32> = Vec::try_from(out.view([-1])).unwrap();
             let eval = NetEval::from_output_row(&row);
             let target = match exact {

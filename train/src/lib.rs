@@ -2,7 +2,7 @@
 //! TensorBoard logs.
 //!
 //! ```text
-//! RUN/shards/*.shard --ReplayBuffer (window, uniform sampling)--> HostBatch --> Batch [B, PLANES, 8, 8]
+//! RUN/shards/*.shard --ReplayBuffer (window, uniform sampling)--> HostBatch --> Batch (the family's input)
 //!   (drawn ahead on the batch thread, in page-locked memory for CUDA) --copy to the device-->
 //!   --PolicyValueNet (train mode, bf16 autocast on CUDA)--> losses --> backward --> clip
 //!   --> Optimizer (SGD / AdamW, f32)

@@ -109,7 +109,12 @@ mod tests {
     #[test]
     fn the_thread_draws_the_batches_and_states_of_the_training_thread() {
         let replay = Arc::new(window(1000));
-        let sampler = Sampler { batch_size: 24, search_value_weight: 0.3, device: Device::Cpu };
+        let sampler = Sampler {
+            batch_size: 24,
+            input: model::encoding::Input::Planes,
+            search_value_weight: 0.3,
+            device: Device::Cpu,
+        };
         let mut rng = SplitMix64::new(11);
         let mut host = HostBatch::default();
         let mut prefetcher = Prefetcher::start(replay.clone(), rng.state, sampler, 2).unwrap();

@@ -292,6 +292,7 @@ impl Trainer {
     fn sampler(&self) -> Sampler {
         Sampler {
             batch_size: self.config.batch_size,
+            input: model::encoding::Input::of(self.net.config()),
             search_value_weight: self.config.search_value_weight,
             device: self.net.device(),
         }

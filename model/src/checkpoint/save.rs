@@ -1,17 +1,13 @@
 //! Writing checkpoints: serialize, checksum, and replace the file atomically.
 
-use super::tensors::{checksum, RawTensor};
-use super::{
-    CheckpointMeta, Extras, EXTRA_META_PREFIX, EXTRA_TENSOR_PREFIX, FORMAT, FORMAT_VERSION,
-};
-use crate::encoding::ENCODING_VERSION;
+use super::tensors::RawTensor;
+use super::{CheckpointMeta, Extras};
 use crate::error::ModelError;
 use crate::net::PolicyValueNet;
+use netfile::{checksum, header_entries, CheckpointError, CRC_KEY, EXTRA_TENSOR_PREFIX};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
-
-pub(crate) const CRC_KEY: &str = "crc32";
 
 /// Writes `net` (its variables as f32, on any device) with `extras` to `path`, atomically: a reader
 /// sees the old file or the new one, never half of one. Returns the metadata written.
@@ -22,10 +18,12 @@ pub fn save(
     parent: Option<&str>,
     extras: &Extras,
 ) -> Result<CheckpointMeta, ModelError> {
-    let bad = |name: &str, problem: String| ModelError::Tensor {
-        path: path.to_path_buf(),
-        name: name.to_string(),
-        problem,
+    let bad = |name: &str, problem: String| {
+        ModelError::from(CheckpointError::Tensor {
+            path: path.to_path_buf(),
+            name: name.to_string(),
+            problem,
+        })
     };
     let mut tensors = BTreeMap::new();
     for (name, var) in net.var_store().variables() {
@@ -40,28 +38,14 @@ pub fn save(
     }
     let meta = CheckpointMeta {
         config: net.config().clone(),
-        format_version: FORMAT_VERSION,
-        encoding_version: ENCODING_VERSION,
+        format_version: netfile::FORMAT_VERSION,
+        encoding_version: net.config().encoding_version(),
         step,
         parent: parent.map(str::to_string),
         created_unix: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
         crate_version: env!("CARGO_PKG_VERSION").to_string(),
     };
-    let mut header = BTreeMap::from([
-        ("format".to_string(), FORMAT.to_string()),
-        ("format_version".to_string(), meta.format_version.to_string()),
-        ("encoding_version".to_string(), meta.encoding_version.to_string()),
-        ("architecture".to_string(), meta.config.to_json()),
-        ("step".to_string(), meta.step.to_string()),
-        ("created_unix".to_string(), meta.created_unix.to_string()),
-        ("crate_version".to_string(), meta.crate_version.clone()),
-    ]);
-    if let Some(parent) = &meta.parent {
-        header.insert("parent".to_string(), parent.clone());
-    }
-    for (k, v) in &extras.meta {
-        header.insert(format!("{EXTRA_META_PREFIX}{k}"), v.clone());
-    }
+    let mut header = header_entries(&meta, &extras.meta);
     let crc = checksum(
         &header,
         tensors.iter().map(|(n, t)| (n.as_str(), t.dtype, t.shape.as_slice(), t.data.as_slice())),

@@ -1,9 +1,8 @@
-//! Tensors as safetensors bytes and back, and the checksum that covers a checkpoint's contents.
+//! Tensors as safetensors bytes and back.
 
 use safetensors::tensor::View;
 use safetensors::Dtype;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use tch::{Device, Kind, Tensor};
 
 /// A tensor's bytes on the host, ready to serialize.
@@ -63,30 +62,4 @@ impl View for &RawTensor {
     fn data_len(&self) -> usize {
         self.data.len()
     }
-}
-
-/// CRC32 over the metadata entries (in key order, the `crc32` entry itself left out) and then every
-/// tensor in name order: name, dtype, shape, bytes. Detects a flipped bit anywhere in the file that
-/// still parses.
-pub(crate) fn checksum<'a>(
-    meta: &BTreeMap<String, String>,
-    tensors: impl IntoIterator<Item = (&'a str, Dtype, &'a [usize], &'a [u8])>,
-) -> u32 {
-    let mut h = crc32fast::Hasher::new();
-    for (k, v) in meta.iter().filter(|(k, _)| k.as_str() != super::save::CRC_KEY) {
-        h.update(k.as_bytes());
-        h.update(&[0]);
-        h.update(v.as_bytes());
-        h.update(&[0]);
-    }
-    for (name, dtype, shape, data) in tensors {
-        h.update(name.as_bytes());
-        h.update(&[0]);
-        h.update(format!("{dtype:?}").as_bytes());
-        for d in shape {
-            h.update(&(*d as u64).to_le_bytes());
-        }
-        h.update(data);
-    }
-    h.finalize()
 }

@@ -6,15 +6,59 @@ use crate::checkpoint::CheckpointMeta;
 use crate::encoding::{NO_PROGRESS_SCALE_PLIES, PLANES, PLANE_NAMES};
 use crate::net::{MOVES_LEFT_OFFSET, OUTPUT_SIZE, WDL_OFFSET};
 use crate::policy::{DIRECTIONS, POLICY_SIZE};
+use netfile::NetConfig;
 use serde_json::{json, Value};
+use sparsenet::features::{FEATURES, GROUPS, NO_PROGRESS_BUCKETS, NO_PROGRESS_BUCKET_PLIES};
 
-/// The description of a net exported as `format` into the file named `file`.
-pub(crate) fn description(meta: &CheckpointMeta, format: ExportFormat, file: &str) -> Value {
+/// The frame both families' inputs are in.
+const FRAME: &str = "the side to move's point of view: for White the board is turned 180 degrees, so row 0 is always the mover's back rank and its men move towards row 7";
+
+/// The ResNet's input planes.
+fn planes_input() -> Value {
     let planes: Vec<Value> = PLANE_NAMES
         .iter()
         .enumerate()
         .map(|(i, (name, meaning))| json!({"index": i, "name": name, "meaning": meaning}))
         .collect();
+    json!({
+        "name": super::onnx::INPUT_NAME,
+        "dtype": "float32",
+        "shape": ["batch", PLANES, 8, 8],
+        "layout": "plane-major: value[b][plane][row][column]",
+        "frame": FRAME,
+        "board": "square s (0..32) of the mover's frame is at row s / 4, column 2 * (s % 4) + 1 on even rows and 2 * (s % 4) on odd rows; s = PDN - 1 when Black moves, s = 32 - PDN when White moves. Piece planes are 0 on light squares; constant planes fill all 64 cells",
+        "no_progress_scale_plies": NO_PROGRESS_SCALE_PLIES,
+        "planes": planes,
+    })
+}
+
+/// The sparse net's input features.
+fn features_input() -> Value {
+    let groups: Vec<Value> = GROUPS
+        .iter()
+        .map(|(name, start, count, meaning)| {
+            json!({"name": name, "start": start, "end": start + count, "meaning": meaning})
+        })
+        .collect();
+    json!({
+        "name": super::onnx::INPUT_NAME,
+        "dtype": "float32",
+        "shape": ["batch", FEATURES],
+        "layout": "one 0/1 value per feature; a piece-square feature is group start + s",
+        "frame": FRAME,
+        "board": "square s (0..32) of the mover's frame: s = PDN - 1 when Black moves, s = 32 - PDN when White moves",
+        "no_progress_bucket_plies": NO_PROGRESS_BUCKET_PLIES,
+        "no_progress_buckets": NO_PROGRESS_BUCKETS,
+        "groups": groups,
+    })
+}
+
+/// The description of a net exported as `format` into the file named `file`.
+pub(crate) fn description(meta: &CheckpointMeta, format: ExportFormat, file: &str) -> Value {
+    let (network, input) = match meta.config {
+        NetConfig::Resnet(_) => (super::RESNET_TEXT, planes_input()),
+        NetConfig::Sparse(_) => (super::SPARSE_TEXT, features_input()),
+    };
     let directions: Vec<Value> = DIRECTIONS
         .iter()
         .enumerate()
@@ -28,21 +72,13 @@ pub(crate) fn description(meta: &CheckpointMeta, format: ExportFormat, file: &st
         "encoding_version": meta.encoding_version,
         "training_step": meta.step,
         "architecture": meta.config,
-        "network": super::NETWORK_TEXT,
-        "input": {
-            "name": super::onnx::INPUT_NAME,
-            "dtype": "float32",
-            "shape": ["batch", PLANES, 8, 8],
-            "layout": "plane-major: value[b][plane][row][column]",
-            "frame": "the side to move's point of view: for White the board is turned 180 degrees, so row 0 is always the mover's back rank and its men move towards row 7",
-            "board": "square s (0..32) of the mover's frame is at row s / 4, column 2 * (s % 4) + 1 on even rows and 2 * (s % 4) on odd rows; s = PDN - 1 when Black moves, s = 32 - PDN when White moves. Piece planes are 0 on light squares; constant planes fill all 64 cells",
-            "no_progress_scale_plies": NO_PROGRESS_SCALE_PLIES,
-            "planes": planes,
-        },
+        "family": meta.config.family().to_string(),
+        "network": network,
+        "input": input,
         "policy_index": {
             "size": POLICY_SIZE,
             "formula": "index = 4 * square + direction, both in the mover's frame (see input.board)",
-            "unit": "one step: a simple move, or one jump of a capture. A multi-jump is several consecutive decisions by the same side, each with its own net call (the moving_piece and captured_so_far planes show the capture in progress)",
+            "unit": "one step: a simple move, or one jump of a capture. A multi-jump is several consecutive decisions by the same side, each with its own net call (the moving_piece and captured_so_far inputs show the capture in progress)",
             "directions": directions,
             "masking": "the net does not mask: take the logits of the legal steps only and softmax over them",
         },

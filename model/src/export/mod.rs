@@ -14,14 +14,22 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use tch::Device;
 
-/// The network in words, for the description (and for a safetensors user rebuilding it).
-pub(crate) const NETWORK_TEXT: &str = "stem: conv3x3(stem.conv) + batchnorm(stem.bn) + relu; \
+/// The ResNet in words, for the description (and for a safetensors user rebuilding it).
+pub(crate) const RESNET_TEXT: &str = "stem: conv3x3(stem.conv) + batchnorm(stem.bn) + relu; \
 tower: for i in 0..blocks: y = relu(bn1(conv1(x))); x = relu(x + bn2(conv2(y))) (tower.{i}.conv1, tower.{i}.bn1, ...); \
 policy: conv1x1(policy.conv) + bn(policy.bn) + relu, flatten, linear(policy.fc) -> 128; \
 value: conv1x1(value.conv) + bn(value.bn) + relu, flatten, linear(value.fc) + relu -> hidden; \
 linear(value.wdl) -> 3; linear(value.moves_left) -> 1; \
 output = concat(policy, wdl, moves_left). Convolutions have no bias, padding k/2; batch norm eps 1e-5 \
 with running statistics; linear weights are [out, in] (y = x W^T + b)";
+
+/// The sparse net in words, for the description.
+pub(crate) const SPARSE_TEXT: &str = "a = crelu(accumulator(x)) where x is the 0/1 feature row (an \
+engine adds accumulator.weight's columns of the active features to accumulator.bias); \
+policy = policy(a) -> 128 (an engine needs only the legal steps' rows); \
+h = a; for i in 0..layers: h = crelu(hidden.{i}(h)); wdl = wdl(h) -> 3; moves_left = moves_left(h) -> 1; \
+output = concat(policy, wdl, moves_left). crelu(x) = min(max(x, 0), 1); linear weights are [out, in] \
+(y = x W^T + b)";
 
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

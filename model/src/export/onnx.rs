@@ -1,11 +1,14 @@
-//! ONNX export, written by hand: the net as Conv (batch norm folded in), Relu, Add, Flatten, Gemm
-//! and Concat nodes, opset 17, one input `input` `[batch, PLANES, 8, 8]` and one output `output`
-//! `[batch, OUTPUT_SIZE]` (the layout of [`crate::net`]).
+//! ONNX export, written by hand, opset 17, one input `input` (`[batch, PLANES, 8, 8]` for the
+//! ResNet, `[batch, FEATURES]` for the sparse net) and one output `output` `[batch, OUTPUT_SIZE]`
+//! (the layout of [`crate::net`]). The ResNet as Conv (batch norm folded in), Relu, Add, Flatten,
+//! Gemm and Concat nodes; the sparse net as Gemm, Clip and Concat nodes.
 
 use super::protobuf::Message;
-use crate::encoding::PLANES;
+use crate::encoding::Input;
 use crate::layers::{ConvBn, BN_EPS};
-use crate::net::{PolicyValueNet, OUTPUT_SIZE};
+use crate::net::{Body, PolicyValueNet, OUTPUT_SIZE};
+use crate::resnet::ResNetBody;
+use crate::sparse::SparseBody;
 use tch::nn::Linear;
 use tch::Tensor;
 
@@ -23,6 +26,39 @@ pub(crate) const OUTPUT_NAME: &str = "output";
 /// The serialized ONNX `ModelProto` of `net` (eval mode: running batch-norm statistics).
 pub(crate) fn model_bytes(net: &PolicyValueNet) -> Vec<u8> {
     let mut g = Graph::default();
+    let [policy, wdl, moves_left] = match &net.body {
+        Body::Resnet(body) => resnet_graph(&mut g, body),
+        Body::Sparse(body) => sparse_graph(&mut g, body),
+    };
+    g.node("Concat", &[&policy, &wdl, &moves_left], OUTPUT_NAME, vec![attr_int("axis", 1)]);
+    let mut input_dims = vec![None];
+    input_dims.extend(Input::of(net.config()).dims().into_iter().map(Some));
+
+    let mut graph = Message::new();
+    for node in &g.nodes {
+        graph.message(1, node);
+    }
+    graph.string(2, "checkers_zero");
+    for init in &g.initializers {
+        graph.message(5, init);
+    }
+    graph.message(11, &value_info(INPUT_NAME, &input_dims));
+    graph.message(12, &value_info(OUTPUT_NAME, &[None, Some(OUTPUT_SIZE as i64)]));
+
+    let mut opset = Message::new();
+    opset.string(1, "").int(2, OPSET);
+    let mut model = Message::new();
+    model
+        .int(1, IR_VERSION)
+        .string(2, "checkers-zero")
+        .string(3, env!("CARGO_PKG_VERSION"))
+        .message(7, &graph)
+        .message(8, &opset);
+    model.into_bytes()
+}
+
+/// The ResNet's nodes; returns the heads' outputs (policy, wdl, moves left).
+fn resnet_graph(g: &mut Graph, net: &ResNetBody) -> [String; 3] {
     let mut x = g.conv_bn_relu(INPUT_NAME, &net.stem, "stem");
     for (i, block) in net.tower.iter().enumerate() {
         let prefix = format!("tower.{i}");
@@ -36,29 +72,27 @@ pub(crate) fn model_bytes(net: &PolicyValueNet) -> Vec<u8> {
     let hidden = g.node("Relu", &[&hidden], "value.hidden", vec![]);
     let wdl = g.gemm(&hidden, &net.wdl, "value.wdl");
     let moves_left = g.gemm(&hidden, &net.moves_left, "value.moves_left");
-    g.node("Concat", &[&policy, &wdl, &moves_left], OUTPUT_NAME, vec![attr_int("axis", 1)]);
+    [policy, wdl, moves_left]
+}
 
-    let mut graph = Message::new();
-    for node in &g.nodes {
-        graph.message(1, node);
+/// The sparse net's nodes (crelu as `Clip(0, 1)`); returns the heads' outputs.
+fn sparse_graph(g: &mut Graph, net: &SparseBody) -> [String; 3] {
+    let low = g.initializer("crelu.min", &[], &[0.0]);
+    let high = g.initializer("crelu.max", &[], &[1.0]);
+    let crelu = |g: &mut Graph, x: &str, name: &str| {
+        g.node("Clip", &[x, &low, &high], &format!("{name}.crelu"), vec![])
+    };
+    let y = g.gemm(INPUT_NAME, &net.accumulator, "accumulator");
+    let accumulator = crelu(g, &y, "accumulator");
+    let mut hidden = accumulator.clone();
+    for (i, layer) in net.hidden.iter().enumerate() {
+        let y = g.gemm(&hidden, layer, &format!("hidden.{i}"));
+        hidden = crelu(g, &y, &format!("hidden.{i}"));
     }
-    graph.string(2, "checkers_zero");
-    for init in &g.initializers {
-        graph.message(5, init);
-    }
-    graph.message(11, &value_info(INPUT_NAME, &[None, Some(PLANES as i64), Some(8), Some(8)]));
-    graph.message(12, &value_info(OUTPUT_NAME, &[None, Some(OUTPUT_SIZE as i64)]));
-
-    let mut opset = Message::new();
-    opset.string(1, "").int(2, OPSET);
-    let mut model = Message::new();
-    model
-        .int(1, IR_VERSION)
-        .string(2, "checkers-zero")
-        .string(3, env!("CARGO_PKG_VERSION"))
-        .message(7, &graph)
-        .message(8, &opset);
-    model.into_bytes()
+    let policy = g.gemm(&accumulator, &net.policy, "policy");
+    let wdl = g.gemm(&hidden, &net.wdl, "wdl");
+    let moves_left = g.gemm(&hidden, &net.moves_left, "moves_left");
+    [policy, wdl, moves_left]
 }
 
 /// Nodes and initializers in the order they are added (which is topological).

@@ -1,0 +1,37 @@
+//! The sparse net family without libtorch. A position is a set of about 25 active features
+//! ([`features`]: the pieces on the 32 dark squares in the mover's frame, a capture in progress,
+//! the draw counters); the net is an accumulator (the sum of the active features' columns) read by
+//! the policy head, then a few small dense layers read by the value heads ([`forward`]). Its
+//! weights come from a checkpoint of the sparse family ([`weights`]), trained by the tch net of
+//! the same shape in the `model` crate. [`SparseEvaluator`] is the search's evaluator over it and
+//! [`NativeLoader`] the players' loader, so a sparse net plays without libtorch.
+
+pub mod evaluator;
+pub mod features;
+pub mod forward;
+pub mod loader;
+pub mod weights;
+
+pub use evaluator::SparseEvaluator;
+pub use forward::{Scratch, ValueOutput};
+pub use loader::{is_sparse, ByFamily, NativeLoader};
+pub use weights::SparseWeights;
+
+use netfile::{CheckpointError, Family};
+use std::path::PathBuf;
+
+/// Why a sparse net could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum NativeError {
+    /// The file is not a checkpoint that can be trusted, or does not fit its architecture.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// The checkpoint holds a net of another family.
+    #[error("{path}: a {found} net: native inference runs only the sparse family (the {found} family needs the net library, libtorch)")]
+    Family {
+        /// The file.
+        path: PathBuf,
+        /// Its family.
+        found: Family,
+    },
+}

@@ -1,0 +1,137 @@
+//! The sparse family: its native forward pass (no libtorch) against the tch net that trains it,
+//! on the same checkpoint, and the refusals of checkpoints it must not run.
+
+use super::max_abs_diff;
+use draughts::Observation;
+use model::encoding::Input;
+use model::sample::random_observations;
+use model::{CheckpointError, Extras, Inference, NetConfig, PolicyValueNet, SparseConfig};
+use search::{EvalRequest, Evaluator};
+use selfplay::NetEvaluator;
+use sparsenet::{features, NativeError, Scratch, SparseEvaluator, SparseWeights};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tch::nn::ModuleT;
+use tch::{Device, Tensor};
+
+/// A sparse net with random weights spread wide enough that the accumulator's clipping is hit on
+/// both sides (the default initialisation keeps most values inside 0..1).
+fn spread_net(config: &NetConfig) -> PolicyValueNet {
+    tch::manual_seed(5);
+    let net = PolicyValueNet::new(config, Device::Cpu).unwrap();
+    tch::no_grad(|| {
+        for (_, mut var) in net.var_store().variables() {
+            let noise = var.randn_like() * 0.3;
+            let _ = var.f_add_(&noise).unwrap();
+        }
+    });
+    net
+}
+
+fn save(net: &PolicyValueNet, dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    model::checkpoint::save(&path, net, 42, None, &Extras::default()).unwrap();
+    path
+}
+
+fn configs() -> [NetConfig; 3] {
+    [
+        NetConfig::sparse(),
+        NetConfig::Sparse(SparseConfig { accumulator: 48, hidden: 16, layers: 0 }),
+        NetConfig::Sparse(SparseConfig { accumulator: 33, hidden: 7, layers: 3 }),
+    ]
+}
+
+#[test]
+fn the_native_forward_equals_the_tch_net_on_the_same_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let obs = random_observations(300, 17);
+    assert!(obs.iter().any(|o| o.moving_piece.is_some()), "mid-capture positions included");
+    for config in configs() {
+        let net = spread_net(&config);
+        let path = save(&net, dir.path(), "net.safetensors");
+        let expected = tch::no_grad(|| net.forward_t(&Input::Features.encode_batch(&obs), false));
+        let (weights, meta) = SparseWeights::load(&path).unwrap();
+        assert_eq!((meta.step, &meta.config), (42, &config));
+        let mut scratch = Scratch::default();
+        let rows: Vec<f32> = obs
+            .iter()
+            .flat_map(|o| weights.output_row(&features::active(o), &mut scratch))
+            .collect();
+        let native = Tensor::from_slice(&rows).view([obs.len() as i64, -1]);
+        let diff = max_abs_diff(&native, &expected);
+        assert!(diff < 1e-4, "{}: native and tch differ by {diff}", config.short_name());
+    }
+}
+
+/// The search requests of the first `count` decisions of random games.
+fn requests(count: usize) -> Vec<EvalRequest> {
+    let mut out = Vec::new();
+    model::sample::for_each_decision(3, usize::MAX, |observation: &Observation, turn| {
+        out.push(EvalRequest { observation: *observation, legal_steps: turn.legal_steps() });
+        if out.len() < count {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
+    out
+}
+
+#[test]
+fn the_native_evaluator_gives_the_priors_and_values_of_the_libtorch_evaluator() {
+    let dir = tempfile::tempdir().unwrap();
+    let net = spread_net(&NetConfig::sparse());
+    let path = save(&net, dir.path(), "net.safetensors");
+    let requests = requests(200);
+    let mut torch = NetEvaluator::new(Inference::new(net, false));
+    let expected = torch.evaluate(&requests).unwrap();
+    let mut native = SparseEvaluator::new(Arc::new(SparseWeights::load(&path).unwrap().0));
+    let got = native.evaluate(&requests).unwrap();
+    for (got, want) in got.iter().zip(&expected) {
+        assert!((got.value - want.value).abs() < 1e-5, "{} vs {}", got.value, want.value);
+        assert_eq!(got.priors.len(), want.priors.len());
+        assert!(got.priors.iter().zip(&want.priors).all(|(a, b)| (a - b).abs() < 1e-5));
+    }
+}
+
+#[test]
+fn checkpoints_it_must_not_run_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    // A ResNet.
+    let resnet = PolicyValueNet::new(&NetConfig::new(1, 8), Device::Cpu).unwrap();
+    let path = save(&resnet, dir.path(), "resnet.safetensors");
+    let err = SparseWeights::load(&path).unwrap_err();
+    assert!(matches!(err, NativeError::Family { .. }), "{err}");
+    assert!(err.to_string().contains("resnet") && err.to_string().contains("resnet.safetensors"));
+    // A sparse net where a ResNet is expected, and the other way round.
+    let sparse = save(&spread_net(&NetConfig::sparse()), dir.path(), "sparse.safetensors");
+    let err = model::checkpoint::load(&sparse, Some(&NetConfig::new(1, 8)), Device::Cpu)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains(r#""kind":"sparse""#) && err.contains(r#""kind":"resnet""#), "{err}");
+    // Another version of the features.
+    let bytes = std::fs::read(&sparse).unwrap();
+    let file = safetensors::SafeTensors::deserialize(&bytes).unwrap();
+    let (_, header) = safetensors::SafeTensors::read_metadata(&bytes).unwrap();
+    let mut meta = header.metadata().clone().unwrap();
+    meta.insert("encoding_version".into(), "7".into());
+    let other = dir.path().join("features-v7.safetensors");
+    std::fs::write(&other, safetensors::serialize(file.tensors(), &Some(meta)).unwrap()).unwrap();
+    let err = SparseWeights::load(&other).unwrap_err();
+    assert!(
+        matches!(err, NativeError::Checkpoint(CheckpointError::UnsupportedVersion { .. })),
+        "{err}"
+    );
+    assert!(err.to_string().contains("sparse input encoding version 7"), "{err}");
+    // A flipped bit.
+    let mut bytes = std::fs::read(&sparse).unwrap();
+    let at = bytes.len() - 100;
+    bytes[at] ^= 0x10;
+    let damaged = dir.path().join("damaged.safetensors");
+    std::fs::write(&damaged, bytes).unwrap();
+    let err = SparseWeights::load(&damaged).unwrap_err();
+    assert!(matches!(err, NativeError::Checkpoint(CheckpointError::Damaged { .. })), "{err}");
+    assert!(err.to_string().contains("damaged.safetensors"), "{err}");
+}
