@@ -29,7 +29,7 @@ pub struct BestmoveArgs {
 impl BestmoveArgs {
     /// Whether the player is a net.
     pub fn needs_net(&self) -> bool {
-        arena::names_a_net(&self.player)
+        crate::command::needs_libtorch(&self.player)
     }
 }
 

@@ -59,6 +59,16 @@ pub trait NetSupport {
     fn egdb_accuracy(&self, args: AccuracyArgs) -> Result<()>;
 }
 
+/// Whether the player named `text` needs libtorch: a net player whose checkpoint is not of the
+/// sparse family (those run natively). A spec that does not parse says no: the binary itself
+/// then reports what is wrong with it.
+pub fn needs_libtorch(text: &str) -> bool {
+    arena::names_a_net(text)
+        && text
+            .parse::<arena::PlayerSpec>()
+            .is_ok_and(|spec| spec.net().is_some_and(|net| !sparsenet::is_sparse(&net.checkpoint)))
+}
+
 /// `net`, or an error saying that `what` needs the net library.
 pub fn needs<'a>(net: Option<&'a dyn NetSupport>, what: &str) -> Result<&'a dyn NetSupport> {
     net.ok_or_else(|| anyhow::anyhow!("{what} needs the net library (libtorch)"))
@@ -77,9 +87,15 @@ impl SharedCommand {
         }
     }
 
-    /// Runs the command; `net` is the net library's support, when this program has it.
+    /// Runs the command; `net` is the net library's support, when this program has it. Sparse
+    /// nets load natively either way.
     pub fn run(self, net: Option<&dyn NetSupport>) -> Result<()> {
-        let loader = || net.map(NetSupport::loader);
+        let loader = || {
+            Some(net.map_or_else(
+                || Arc::new(sparsenet::ByFamily::new(None)) as Arc<dyn NetLoader>,
+                NetSupport::loader,
+            ))
+        };
         match self {
             SharedCommand::Perft(args) => perft::run(args),
             SharedCommand::Egdb(args) => egdb::run(args, net),

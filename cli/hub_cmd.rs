@@ -46,7 +46,7 @@ impl HubArgs {
 
     /// Whether the player is a net.
     pub fn needs_net(&self) -> bool {
-        arena::names_a_net(&self.spec())
+        crate::command::needs_libtorch(&self.spec())
     }
 }
 

@@ -34,7 +34,11 @@ mod tests {
             _checkpoint: &Path,
             _device: DeviceSpec,
         ) -> Result<LoadedNet, Box<dyn std::error::Error + Send + Sync>> {
-            Ok(LoadedNet { step: 0, evaluators: Box::new(|| Box::new(UniformEvaluator)) })
+            Ok(LoadedNet {
+                step: 0,
+                evaluators: Box::new(|| Box::new(UniformEvaluator)),
+                leaves_per_batch: None,
+            })
         }
 
         fn set_cpu_threads(&self, threads: usize) {

@@ -98,9 +98,9 @@ impl NetArgs {
 }
 
 impl MatchArgs {
-    /// Whether a player is a net.
+    /// Whether a player is a net that needs libtorch.
     pub fn needs_net(&self) -> bool {
-        arena::names_a_net(&self.a) || arena::names_a_net(&self.b)
+        crate::command::needs_libtorch(&self.a) || crate::command::needs_libtorch(&self.b)
     }
 }
 

@@ -59,7 +59,7 @@ impl PlayArgs {
 
     /// Whether the opponent is a net.
     pub fn needs_net(&self) -> bool {
-        arena::names_a_net(&self.spec())
+        crate::command::needs_libtorch(&self.spec())
     }
 }
 

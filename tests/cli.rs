@@ -114,6 +114,30 @@ fn commands_without_a_net_never_load_libtorch_or_the_net_library() {
 }
 
 #[test]
+fn a_sparse_net_plays_matches_without_libtorch() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("sparse.safetensors");
+    let net = model::PolicyValueNet::new(&model::NetConfig::sparse(), tch::Device::Cpu).unwrap();
+    model::checkpoint::save(&ckpt, &net, 3, None, &model::Extras::default()).unwrap();
+    let player = format!("mcts:{}:32", arg(&ckpt));
+    let args = ["match", &player, "random", "--games", "2", "--pdn", "/dev/null"];
+    let (libs, stderr) = libraries_loaded(&args, None);
+    assert!(!libs.is_empty(), "LD_DEBUG=libs printed nothing");
+    assert!(!libs.iter().any(|l| l.contains("libtorch_cpu")), "loaded libtorch: {libs:?}");
+    assert!(!stderr.contains("error"), "{stderr}");
+    let (_, stderr) = libraries_loaded(&args, Some("/nonexistent/libcheckers_zero_net.so"));
+    assert!(!stderr.contains("error"), "{stderr}");
+    // A ResNet still needs the net library, and says so.
+    let resnet = dir.path().join("resnet.safetensors");
+    let net = model::PolicyValueNet::new(&model::NetConfig::new(1, 8), tch::Device::Cpu).unwrap();
+    model::checkpoint::save(&resnet, &net, 3, None, &model::Extras::default()).unwrap();
+    let player = format!("mcts:{}:32", arg(&resnet));
+    let args = ["match", &player, "random", "--games", "2", "--pdn", "/dev/null"];
+    let (_, stderr) = libraries_loaded(&args, Some("/nonexistent/libcheckers_zero_net.so"));
+    assert!(stderr.contains("/nonexistent/libcheckers_zero_net.so"), "{stderr}");
+}
+
+#[test]
 fn a_missing_or_foreign_net_library_is_one_clear_error() {
     let (_, stderr) =
         libraries_loaded(&["ladder", "/nonexistent-run"], Some("/nonexistent/libnet.so"));

@@ -10,6 +10,11 @@ use std::process::Command;
 
 /// Runs one check of the driver against `hub PLAYER_ARGS`; its report lines.
 fn drive(check: &str, player_args: &[&str]) -> Option<String> {
+    drive_with(check, player_args, &[])
+}
+
+/// [`drive`] with the environment variables `env` set for the driver and the engine.
+fn drive_with(check: &str, player_args: &[&str], env: &[(&str, &str)]) -> Option<String> {
     let Ok(python) = std::env::var("CHECKERS_ZERO_PYTHON") else {
         println!("skipped: CHECKERS_ZERO_PYTHON not set");
         return None;
@@ -20,6 +25,7 @@ fn drive(check: &str, player_args: &[&str]) -> Option<String> {
         .arg(env!("CARGO_BIN_EXE_checkers-zero"))
         .arg(check)
         .args(player_args)
+        .envs(env.iter().copied())
         .output()
         .expect("python runs");
     let text =
@@ -72,4 +78,17 @@ fn net_players_behind_hub_play_whole_games() {
     drive("random", &["--net", ckpt, "--playouts", "32"]);
     drive("stop", &["--net", ckpt]);
     drive("random", &["--player", &format!("policy:{ckpt}")]);
+}
+
+#[test]
+fn a_sparse_net_behind_hub_plays_whole_games_without_the_net_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("sparse.safetensors");
+    let net = PolicyValueNet::new(&NetConfig::sparse(), tch::Device::Cpu).unwrap();
+    save(&ckpt, &net, 0, None, &Extras::default()).unwrap();
+    let ckpt = ckpt.to_str().unwrap();
+    // Were libtorch needed, the engine would fail to load this library and the games with it.
+    let no_library = [("CHECKERS_ZERO_NET_LIBRARY", "/nonexistent/libcheckers_zero_net.so")];
+    drive_with("random", &["--net", ckpt, "--playouts", "64"], &no_library);
+    drive_with("engines", &["--net", ckpt], &no_library);
 }

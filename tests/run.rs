@@ -12,6 +12,11 @@ fn tiny_run_writes_every_artifact_and_resumes() {
     writes_every_artifact_and_resumes("configs/tiny.toml");
 }
 
+#[test]
+fn tiny_sparse_run_writes_every_artifact_and_resumes() {
+    writes_every_artifact_and_resumes("configs/tiny-sparse.toml");
+}
+
 /// A new run of `config` (a tiny one) writes every artifact, resumes with nothing left to do when
 /// its budget is spent, and goes on with a bigger one.
 pub fn writes_every_artifact_and_resumes(config: &str) {

@@ -94,7 +94,12 @@ impl Entrant {
                     Thinking::Playouts(p) => p.to_string(),
                     Thinking::Time(t) => format!("{}s", t.as_secs_f64()),
                 };
+                let (shared, step) = load_net(net, options)?;
                 let mut config = player_config(thinking);
+                // A net as cheap one position at a time as in batches needs no virtual loss.
+                if let Some(leaves) = shared.leaves_per_batch {
+                    config.leaves_per_batch = leaves;
+                }
                 let mut name = format!("mcts:{}:{budget}", net.stem());
                 for (key, value) in settings {
                     config
@@ -102,7 +107,6 @@ impl Entrant {
                         .map_err(|reason| ArenaError::PlayerSpec { text: name.clone(), reason })?;
                     name.push_str(&format!(",{key}={value}"));
                 }
-                let (shared, step) = load_net(net, options)?;
                 Entrant {
                     name,
                     step: Some(step),

@@ -29,7 +29,7 @@ pub use openings::{parse_deck, read_deck, standard_deck, Ballot, STANDARD_DECK};
 pub use play::{play_fixture, Ending, PlayedGame, Side};
 pub use player::{Choice, Contestant, Player};
 pub use players::alphabeta::AlphaBetaPlayer;
-pub use players::mcts::{MctsPlayer, Thinking};
+pub use players::mcts::{player_config, MctsPlayer, Thinking};
 pub use players::policy::PolicyPlayer;
 pub use players::random::RandomPlayer;
 pub use plot::{elo_svg, XAxis};

@@ -113,6 +113,14 @@ fn parse_settings(text: &str) -> Result<Vec<(String, String)>, String> {
 }
 
 impl PlayerSpec {
+    /// Where the player's net comes from, for a player with a net.
+    pub fn net(&self) -> Option<&NetSource> {
+        match self {
+            PlayerSpec::Mcts { net, .. } | PlayerSpec::Policy { net } => Some(net),
+            PlayerSpec::Random | PlayerSpec::AlphaBeta(_) => None,
+        }
+    }
+
     /// An MCTS player of `net` with the default search, at `playouts` when given.
     pub fn mcts(net: NetSource, playouts: Option<u32>) -> PlayerSpec {
         PlayerSpec::Mcts { net, playouts, settings: Vec::new() }

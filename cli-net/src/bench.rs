@@ -2,6 +2,7 @@
 //! passes, self-play with its inference efficiency, training), as a table and optionally as JSON.
 //! Each measurement has its own module here; this one only orchestrates and prints.
 
+mod families;
 mod forward;
 mod matches;
 mod mcts;
@@ -15,6 +16,7 @@ use crate::run_state::set_cpu_threads;
 use anyhow::{Context, Result};
 use cli::net_commands::BenchArgs;
 use cli::progress;
+use families::{bench_families, FamilyPlan};
 use matches::bench_matches;
 use model::{Inference, ModelError, PolicyValueNet};
 use report::Figures;
@@ -37,6 +39,8 @@ struct Plan {
     train_positions: usize,
     /// Games of the match figure (at self-play's full playouts).
     match_games: usize,
+    /// The two families side by side.
+    families: FamilyPlan,
 }
 
 const FULL: Plan = Plan {
@@ -48,6 +52,11 @@ const FULL: Plan = Plan {
     train_steps: 60,
     train_positions: 100_000,
     match_games: 64,
+    families: FamilyPlan {
+        evaluations: Duration::from_secs(3),
+        search: Duration::from_secs(5),
+        selfplay: Duration::from_secs(60),
+    },
 };
 
 const QUICK: Plan = Plan {
@@ -59,6 +68,11 @@ const QUICK: Plan = Plan {
     train_steps: 10,
     train_positions: 4_096,
     match_games: 2,
+    families: FamilyPlan {
+        evaluations: Duration::from_millis(200),
+        search: Duration::from_millis(300),
+        selfplay: Duration::ZERO,
+    },
 };
 
 /// Batch sizes of the forward-pass figures.
@@ -114,6 +128,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let train =
         bench_train(&config.net, &config.train, plan.train_steps, plan.train_positions, device)?;
 
+    clock.stage("the sparse net against the 4x32 ResNet, one thread each");
+    model::set_cpu_threads(1);
+    let families =
+        bench_families(&config.selfplay, config.budget.games_per_generation, plan.families)?;
+
     let figures = Figures {
         perft_nodes_per_s,
         perft_depth: plan.perft_depth,
@@ -140,6 +159,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         train_samples_per_s: train.pipeline_samples_per_s,
         train_sync_samples_per_s: train.sync_samples_per_s,
         train_efficiency: train.ratio,
+        families,
         threads: tch::get_num_threads(),
         device: report::device_name(device),
         version: env!("CARGO_PKG_VERSION").to_string(),

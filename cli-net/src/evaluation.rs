@@ -60,7 +60,7 @@ pub fn evaluate(
         time: Some(eval.time_per_move()),
         device: config.device,
         egdb: tables.clone(),
-        nets: Some(Arc::new(selfplay::TorchNetLoader)),
+        nets: Some(selfplay::players_loader()),
     };
     let net = NetSource {
         checkpoint: fetch_net(run, best)?,

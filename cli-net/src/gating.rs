@@ -50,7 +50,7 @@ pub fn gate(
         time: None,
         device: config.device,
         egdb: tables.clone(),
-        nets: Some(Arc::new(selfplay::TorchNetLoader)),
+        nets: Some(selfplay::players_loader()),
     };
     let candidate = net_entrant(run, &candidate_path, &options)?;
     let opponent = net_entrant(run, &run.root().join(&best.checkpoint), &options)?;

@@ -78,7 +78,7 @@ struct Torch;
 
 impl NetSupport for Torch {
     fn loader(&self) -> Arc<dyn NetLoader> {
-        Arc::new(::selfplay::TorchNetLoader)
+        ::selfplay::players_loader()
     }
 
     fn egdb_accuracy(&self, args: cli::egdb::AccuracyArgs) -> anyhow::Result<()> {

@@ -11,14 +11,17 @@
 use crate::config::RunConfig;
 use crate::run_state::{fetch_net, load_inference, unix_now};
 use crate::waiting::unreachable;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use cli::progress;
+use model::NetConfig;
 use rundata::{BestNet, CachedRun};
 use search::{
     BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, InferenceServer,
 };
 use selfplay::NetEvaluator;
+use sparsenet::{SparseEvaluator, SparseWeights};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -162,15 +165,24 @@ impl<'a> PlayingNet<'a> {
     fn load(&self) -> Result<CachedEvaluator<BoxedEvaluator>> {
         let net: BoxedEvaluator = match &self.server {
             Some(server) => Box::new(server.client()),
-            None => Box::new(load_net(self.cached, self.config, &self.best())?),
+            None => load_net(self.cached, self.config, &self.best())?,
         };
         Ok(CachedEvaluator::new(net, self.config.selfplay.eval_cache))
     }
 }
 
-fn load_net(cached: &CachedRun, config: &RunConfig, best: &BestNet) -> Result<NetEvaluator> {
+/// The net `best` as one worker's evaluator: a sparse net natively, a ResNet through libtorch.
+fn load_net(cached: &CachedRun, config: &RunConfig, best: &BestNet) -> Result<BoxedEvaluator> {
     let path = cached.run().root().join(&best.checkpoint);
-    Ok(NetEvaluator::new(load_inference(&path, config)?))
+    Ok(match &config.net {
+        NetConfig::Sparse(_) => {
+            let file = netfile::CheckpointFile::read(&path, Some(&config.net))
+                .with_context(|| format!("loading net {}", path.display()))?;
+            let weights = SparseWeights::from_file(&file)?;
+            Box::new(SparseEvaluator::new(Arc::new(weights)))
+        }
+        NetConfig::Resnet(_) => Box::new(NetEvaluator::new(load_inference(&path, config)?)),
+    })
 }
 
 /// `threads` copies of the net `best`, one per server thread.
@@ -180,7 +192,7 @@ fn server_nets(
     best: &BestNet,
     threads: usize,
 ) -> Result<Vec<BoxedEvaluator>> {
-    (0..threads).map(|_| Ok(Box::new(load_net(cached, config, best)?) as BoxedEvaluator)).collect()
+    (0..threads).map(|_| load_net(cached, config, best)).collect()
 }
 
 /// A worker's evaluator: the net played now, loaded anew when a newer one was taken up.

@@ -1,5 +1,6 @@
 //! The bench figures as JSON keys and as a table, with the date and the machine they were measured on.
 
+use super::families::FamilyBench;
 use super::matches::MatchBench;
 use super::self_play::{SelfPlayBench, ServedBench};
 use super::shadow::SHADOW_EVERY;
@@ -40,6 +41,8 @@ pub struct Figures {
     /// Training with each batch assembled on the training thread (before the batch thread).
     pub train_sync_samples_per_s: f64,
     pub train_efficiency: f64,
+    /// The sparse net against the 4x32 ResNet on one thread: both families' figures.
+    pub families: FamilyBench,
     pub threads: i32,
     pub device: String,
     pub version: String,
@@ -60,7 +63,7 @@ pub fn print_table(
     t: &TrainBench,
     quick: bool,
 ) {
-    let net = format!("{}x{}", config.net.blocks, config.net.channels);
+    let net = config.net.short_name();
     let wait_policy = std::env::var("OMP_WAIT_POLICY")
         .map_or(String::new(), |p| format!(", OMP_WAIT_POLICY={p}"));
     println!(
@@ -183,6 +186,27 @@ pub fn print_table(
         format!("{:.0}%", 100.0 * f.train_efficiency),
         format!("over raw train steps ({})", rate(t.raw_samples_per_s, "samples/s")),
     );
+    let (resnet, sparse) = (&f.families.resnet, &f.families.sparse);
+    for (name, ratio) in f.families.ratios() {
+        row(
+            &format!("sparse / ResNet, {name}"),
+            format!("{ratio:.1}x"),
+            format!("{} over {}, one thread each, random weights", sparse.net, resnet.net),
+        );
+    }
+    for figures in [resnet, sparse] {
+        row(
+            &figures.net,
+            rate(figures.evals_per_s_b1, "evals/s"),
+            format!(
+                "batch 1; {} at batch 8, {} in a lone search, self-play {} and {:.0} games/h",
+                rate(figures.evals_per_s_b8, "evals/s"),
+                rate(figures.search_playouts_per_s, "playouts/s"),
+                rate(figures.selfplay_pos_per_s, "pos/s"),
+                figures.selfplay_games_per_hour
+            ),
+        );
+    }
 }
 
 /// `value` with a thousands-scaled unit, e.g. `94.5 M nodes/s`.

@@ -159,15 +159,17 @@ where
 }
 
 /// What the rounds played, summed.
-struct Rounds {
-    rounds: u64,
-    games: u64,
-    stats: WorkerStats,
+pub(super) struct Rounds {
+    pub(super) rounds: u64,
+    pub(super) games: u64,
+    pub(super) stats: WorkerStats,
     /// Wall-clock time of the rounds.
-    elapsed: Duration,
+    pub(super) elapsed: Duration,
 }
 
-fn play_rounds<E: Evaluator>(
+/// Plays rounds of `games_per_round` games in a run folder at `scratch`, each worker with an
+/// evaluator from `make_evaluator`, until `duration` has passed (at least one round).
+pub(super) fn play_rounds<E: Evaluator>(
     scratch: &std::path::Path,
     config: &SelfPlayConfig,
     games_per_round: u64,

@@ -13,10 +13,8 @@ use train::{TrainConfig, TrainError, TrainPaths, Trainer};
 /// Figures of one benchmark run.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TrainBench {
-    /// Residual blocks of the measured net.
-    pub blocks: usize,
-    /// Channels of the measured net.
-    pub channels: usize,
+    /// The measured net (`resnet 4x32`, `sparse 128-32x2`).
+    pub net: String,
     /// Samples per training step.
     pub batch_size: usize,
     /// Batches the batch thread keeps ready (`train.prefetch_batches`; at least 1 here).
@@ -106,8 +104,7 @@ pub fn bench_train(
         let [raw, pipeline, sync, assembly] = times.map(|t| samples / t.as_secs_f64());
         let replay = ahead.replay();
         Ok(TrainBench {
-            blocks: net_config.blocks,
-            channels: net_config.channels,
+            net: net_config.short_name(),
             batch_size: config.batch_size,
             prefetch_batches: config.prefetch_batches,
             steps: rounds * 10,
