@@ -25,7 +25,8 @@ pub struct MatchArgs {
     /// Player A: random, alphabeta:DEPTH, alphabeta:SECONDSs, mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...]
     /// or policy:CHECKPOINT (CHECKPOINT: a checkpoint file, or a run directory for its best net;
     /// KEY: c_puct, fpu_reduction, leaves_per_batch, solver, pass_forced or policy_temperature,
-    /// changing the player's search).
+    /// changing the player's search); an alphabeta player followed by ,net=CHECKPOINT scores its
+    /// quiet leaves with the net's value.
     a: String,
     /// Player B, written like A.
     b: String,

@@ -28,7 +28,8 @@ pub struct NetOptions {
     /// Endgame tables the `mcts:` players' searches take as exact leaves (see
     /// `search::Search::with_tables`).
     pub egdb: Option<Arc<Tables>>,
-    /// Loads the nets of `mcts:` and `policy:` players; without one, such players are refused.
+    /// Loads the nets of `mcts:`, `policy:` and `alphabeta...,net=` players; without one, such
+    /// players are refused.
     pub nets: Option<Arc<dyn NetLoader>>,
 }
 
@@ -54,7 +55,8 @@ pub struct Entrant {
 
 enum Kind {
     Random,
-    AlphaBeta(Limit),
+    /// The engine's limit, and the net that scores its leaves, if any.
+    AlphaBeta(Limit, Option<Arc<LoadedNet>>),
     Mcts(Arc<LoadedNet>, Thinking, Option<Arc<Tables>>, MctsConfig),
     Policy(Arc<LoadedNet>),
 }
@@ -65,7 +67,7 @@ impl Entrant {
         let builtin = |name: String, kind| Entrant { name, step: None, run_dir: None, kind };
         Ok(match spec {
             PlayerSpec::Random => builtin("random".into(), Kind::Random),
-            PlayerSpec::AlphaBeta(limit) => {
+            PlayerSpec::AlphaBeta { limit, net } => {
                 let limit = limit.or(options.time.map(SearchLimit::Time)).ok_or_else(|| {
                     ArenaError::PlayerSpec {
                         text: "alphabeta".into(),
@@ -74,14 +76,25 @@ impl Entrant {
                             .into(),
                     }
                 })?;
-                match limit {
+                let (limit, name) = match limit {
                     SearchLimit::Depth(depth) => {
-                        builtin(format!("alphabeta:{depth}"), Kind::AlphaBeta(Limit::Depth(depth)))
+                        (Limit::Depth(depth), format!("alphabeta:{depth}"))
                     }
-                    SearchLimit::Time(time) => builtin(
-                        format!("alphabeta:{}s", time.as_secs_f64()),
-                        Kind::AlphaBeta(Limit::Time(time)),
-                    ),
+                    SearchLimit::Time(time) => {
+                        (Limit::Time(time), format!("alphabeta:{}s", time.as_secs_f64()))
+                    }
+                };
+                match net {
+                    None => builtin(name, Kind::AlphaBeta(limit, None)),
+                    Some(net) => {
+                        let (shared, step) = load_net(net, options)?;
+                        Entrant {
+                            name: format!("{name},net={}", net.stem()),
+                            step: Some(step),
+                            run_dir: net.run_dir.clone(),
+                            kind: Kind::AlphaBeta(limit, Some(shared)),
+                        }
+                    }
                 }
             }
             PlayerSpec::Mcts { net, playouts, settings } => {
@@ -128,7 +141,7 @@ impl Entrant {
 
     /// Whether the player plays with a net.
     pub fn has_net(&self) -> bool {
-        matches!(self.kind, Kind::Mcts(..) | Kind::Policy(_))
+        matches!(self.kind, Kind::Mcts(..) | Kind::Policy(_) | Kind::AlphaBeta(_, Some(_)))
     }
 
     /// The run directory the player was named by, where its games are recorded.
@@ -159,14 +172,17 @@ impl Contestant for Entrant {
     fn shares_batches(&self) -> bool {
         match &self.kind {
             Kind::Random | Kind::Policy(_) | Kind::Mcts(_, Thinking::Playouts(_), ..) => true,
-            Kind::AlphaBeta(_) | Kind::Mcts(_, Thinking::Time(_), ..) => false,
+            Kind::AlphaBeta(..) | Kind::Mcts(_, Thinking::Time(_), ..) => false,
         }
     }
 
     fn player(&self, seed: u64) -> Result<Box<dyn Player>, ArenaError> {
         Ok(match &self.kind {
             Kind::Random => Box::new(RandomPlayer::new(seed)),
-            Kind::AlphaBeta(limit) => Box::new(AlphaBetaPlayer::new(*limit)),
+            Kind::AlphaBeta(limit, None) => Box::new(AlphaBetaPlayer::new(*limit)),
+            Kind::AlphaBeta(limit, Some(net)) => Box::new(
+                AlphaBetaPlayer::new(*limit).with_evaluator(self.name.clone(), (net.evaluators)()),
+            ),
             Kind::Mcts(net, thinking, tables, config) => Box::new(
                 MctsPlayer::new(self.name.clone(), (net.evaluators)(), *thinking, seed)
                     .with_config(config.clone())

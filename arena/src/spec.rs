@@ -1,5 +1,6 @@
 //! Players as written on the command line: `random`, `alphabeta:DEPTH` (or `alphabeta:SECONDSs`, or
-//! `alphabeta` alone for the match's time per move),
+//! `alphabeta` alone for the match's time per move), each alpha-beta form optionally followed by
+//! `,net=CHECKPOINT` (a net's value at the leaves, e.g. `alphabeta:0.1s,net=run`),
 //! `mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...]` and `policy:CHECKPOINT`, where CHECKPOINT is a
 //! checkpoint file or a run directory (meaning the net its best-net pointer names) and the
 //! `KEY=VALUE` pairs change the player's search (`search::PLAYER_SETTINGS`, e.g.
@@ -20,9 +21,15 @@ pub const MAX_DEPTH: u32 = 40;
 pub enum PlayerSpec {
     /// Uniformly random legal moves (`random`).
     Random,
-    /// The built-in alpha-beta engine (`alphabeta:DEPTH` or `alphabeta:SECONDSs`); `alphabeta`
-    /// alone (`None`) searches for the match's time per move (see [`crate::NetOptions::time`]).
-    AlphaBeta(Option<SearchLimit>),
+    /// The built-in alpha-beta engine (`alphabeta:DEPTH` or `alphabeta:SECONDSs`, then
+    /// `,net=CHECKPOINT` for a net's value at its quiet leaves).
+    AlphaBeta {
+        /// How long it searches; `None` (`alphabeta` alone) for the match's time per move (see
+        /// [`crate::NetOptions::time`]).
+        limit: Option<SearchLimit>,
+        /// The net that scores its quiet leaves in place of the static evaluation, if any.
+        net: Option<NetSource>,
+    },
     /// A net with MCTS; the playouts default to the match's (see [`crate::NetOptions`]).
     Mcts {
         /// Where the net comes from.
@@ -57,10 +64,27 @@ pub struct NetSource {
     pub run_dir: Option<PathBuf>,
 }
 
-/// Whether `text` names a player with a net (`mcts:...` or `policy:...`), without reading the
-/// rest: what a program decides by before it loads the net code.
+/// Whether `text` names a player with a net (`mcts:...`, `policy:...`, or `alphabeta...` with
+/// `net=`), without checking the rest: what a program decides by before it loads the net code.
 pub fn names_a_net(text: &str) -> bool {
-    matches!(text.split_once(':'), Some(("mcts" | "policy", _)))
+    let alphabeta_net = alphabeta_parts(text)
+        .and_then(|(_, settings)| settings)
+        .is_some_and(|settings| settings.split(',').any(|pair| pair.starts_with("net=")));
+    alphabeta_net || matches!(text.split_once(':'), Some(("mcts" | "policy", _)))
+}
+
+/// `text` as an alpha-beta player, `alphabeta[:LIMIT][,SETTINGS]`: the LIMIT (empty when none)
+/// and the SETTINGS; `None` when `text` names another kind of player.
+fn alphabeta_parts(text: &str) -> Option<(&str, Option<&str>)> {
+    let rest = text.strip_prefix("alphabeta")?;
+    let (limit, settings) = match rest.split_once(',') {
+        Some((limit, settings)) => (limit, Some(settings)),
+        None => (rest, None),
+    };
+    match limit.strip_prefix(':') {
+        Some(limit) => Some((limit, settings)),
+        None => limit.is_empty().then_some(("", settings)),
+    }
 }
 
 impl FromStr for PlayerSpec {
@@ -68,12 +92,16 @@ impl FromStr for PlayerSpec {
 
     fn from_str(text: &str) -> Result<PlayerSpec, ArenaError> {
         let bad = |reason: String| ArenaError::PlayerSpec { text: text.to_string(), reason };
+        if let Some((limit, settings)) = alphabeta_parts(text) {
+            let limit =
+                Some(limit).filter(|l| !l.is_empty()).map(parse_limit).transpose().map_err(bad)?;
+            let net = settings.map(|settings| alphabeta_net(text, settings)).transpose()?;
+            return Ok(PlayerSpec::AlphaBeta { limit, net });
+        }
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
         match kind {
             "random" if rest.is_empty() => Ok(PlayerSpec::Random),
             "random" => Err(bad("`random` takes no argument".into())),
-            "alphabeta" if rest.is_empty() => Ok(PlayerSpec::AlphaBeta(None)),
-            "alphabeta" => parse_limit(rest).map(|l| PlayerSpec::AlphaBeta(Some(l))).map_err(bad),
             "mcts" => {
                 let (rest, settings) = match rest.split_once(',') {
                     Some((head, tail)) if tail.contains('=') => {
@@ -92,9 +120,28 @@ impl FromStr for PlayerSpec {
             }
             "policy" => Ok(PlayerSpec::Policy { net: NetSource::find(text, rest)? }),
             _ => Err(bad(format!(
-                "unknown kind of player `{kind}`; expected random, alphabeta:DEPTH, mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...] or policy:CHECKPOINT"
+                "unknown kind of player `{kind}`; expected random, alphabeta:DEPTH[,net=CHECKPOINT], mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...] or policy:CHECKPOINT"
             ))),
         }
+    }
+}
+
+/// The net of the alpha-beta player `text` from its settings: `net=CHECKPOINT`, the only one.
+fn alphabeta_net(text: &str, settings: &str) -> Result<NetSource, ArenaError> {
+    let bad = |reason: String| ArenaError::PlayerSpec { text: text.to_string(), reason };
+    let nets = settings
+        .split(',')
+        .map(|pair| match pair.split_once('=') {
+            Some(("net", "")) => Err(bad("`net=` needs a checkpoint file or run directory".into())),
+            Some(("net", path)) => NetSource::find(text, path),
+            _ => Err(bad(format!(
+                "unknown alphabeta setting `{pair}`; the only one is net=CHECKPOINT"
+            ))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    match <[NetSource; 1]>::try_from(nets) {
+        Ok([net]) => Ok(net),
+        Err(_) => Err(bad("`net` is given more than once".into())),
     }
 }
 
@@ -194,15 +241,47 @@ mod tests {
     #[test]
     fn builtin_players_parse() {
         assert_eq!("random".parse::<PlayerSpec>().unwrap(), PlayerSpec::Random);
+        let alphabeta = |limit| PlayerSpec::AlphaBeta { limit, net: None };
         assert_eq!(
             "alphabeta:6".parse::<PlayerSpec>().unwrap(),
-            PlayerSpec::AlphaBeta(Some(SearchLimit::Depth(6)))
+            alphabeta(Some(SearchLimit::Depth(6)))
         );
         assert_eq!(
             "alphabeta:0.25s".parse::<PlayerSpec>().unwrap(),
-            PlayerSpec::AlphaBeta(Some(SearchLimit::Time(Duration::from_millis(250))))
+            alphabeta(Some(SearchLimit::Time(Duration::from_millis(250))))
         );
-        assert_eq!("alphabeta".parse::<PlayerSpec>().unwrap(), PlayerSpec::AlphaBeta(None));
+        assert_eq!("alphabeta".parse::<PlayerSpec>().unwrap(), alphabeta(None));
+        assert!(!names_a_net("alphabeta:6") && !names_a_net("random"));
+    }
+
+    #[test]
+    fn alphabeta_takes_a_net_after_any_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let net = dir.path().join("a.safetensors");
+        std::fs::write(&net, b"weights").unwrap();
+        let source = NetSource { checkpoint: net.clone(), run_dir: None };
+        let net = net.display();
+        for (text, limit) in [
+            (format!("alphabeta:6,net={net}"), Some(SearchLimit::Depth(6))),
+            (
+                format!("alphabeta:0.1s,net={net}"),
+                Some(SearchLimit::Time(Duration::from_millis(100))),
+            ),
+            (format!("alphabeta,net={net}"), None),
+        ] {
+            let spec: PlayerSpec = text.parse().unwrap();
+            assert_eq!(spec, PlayerSpec::AlphaBeta { limit, net: Some(source.clone()) }, "{text}");
+            assert!(names_a_net(&text), "{text}");
+        }
+        assert!(err(&format!("alphabeta:6,depth=3,net={net}"))
+            .contains("unknown alphabeta setting `depth=3`"));
+        assert!(err(&format!("alphabeta:6,net={net},net={net}")).contains("more than once"));
+        assert!(err("alphabeta:6,").contains("unknown alphabeta setting ``"));
+        assert!(err("alphabeta,net=").contains("`net=` needs a checkpoint"));
+        assert!(err("alphabeta:0,net=x").contains("depth `0`"));
+        assert!(err("alphabeta:6,net=/no/such")
+            .contains("no checkpoint file or run directory at /no/such"));
+        assert!(err("alphabetanet=x").contains("unknown kind of player `alphabetanet=x`"));
     }
 
     #[test]

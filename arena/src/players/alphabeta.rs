@@ -1,29 +1,69 @@
-//! The alpha-beta player: the search crate's engine, limited by depth or time per move.
+//! The alpha-beta player: the search crate's engine, limited by depth or time per move, its quiet
+//! leaves scored by the static evaluation or by a net's value.
 
 use crate::error::{ArenaError, PlayerFailure};
 use crate::player::{Choice, Player};
 use draughts::Game;
-use search::alphabeta::{AlphaBeta, AlphaBetaConfig, BestMove, Limit, WIN};
-use search::{MoveBudget, Progress, Score, ThinkRequest};
+use search::alphabeta::{value_of_score, AlphaBeta, AlphaBetaConfig, BestMove, Limit, WIN, WON};
+use search::{BoxedEvaluator, MoveBudget, Progress, Score, SearchControl, ThinkRequest};
 use std::time::{Duration, Instant};
 
 /// The built-in alpha-beta engine as a player, searching each move to a depth or for a time.
 pub struct AlphaBetaPlayer {
     engine: AlphaBeta,
     limit: Limit,
+    /// The name its failures are reported under.
+    name: String,
+    /// Scores the quiet leaves in place of the static evaluation, when given.
+    evaluator: Option<BoxedEvaluator>,
 }
 
 impl AlphaBetaPlayer {
     /// An engine with the default settings that searches each move within `limit`.
     pub fn new(limit: Limit) -> AlphaBetaPlayer {
-        AlphaBetaPlayer { engine: AlphaBeta::new(&AlphaBetaConfig::default()), limit }
+        AlphaBetaPlayer {
+            engine: AlphaBeta::new(&AlphaBetaConfig::default()),
+            limit,
+            name: "alphabeta".to_string(),
+            evaluator: None,
+        }
+    }
+
+    /// The player named `name` whose engine takes `evaluator`'s value (a net's) at its quiet
+    /// leaves (see `search::alphabeta::AlphaBeta::best_move_evaluated`).
+    pub fn with_evaluator(self, name: String, evaluator: BoxedEvaluator) -> AlphaBetaPlayer {
+        AlphaBetaPlayer { name, evaluator: Some(evaluator), ..self }
+    }
+
+    /// The engine's answer within `limit`, its iterations told to `on_iteration`.
+    fn search(
+        &mut self,
+        game: &Game,
+        limit: Limit,
+        control: Option<&SearchControl>,
+        on_iteration: &mut dyn FnMut(&BestMove),
+    ) -> Result<Choice, ArenaError> {
+        let best = match &mut self.evaluator {
+            None => Ok(self.engine.best_move_controlled(game, limit, control, on_iteration)),
+            Some(evaluator) => {
+                self.engine.best_move_evaluated(game, limit, control, on_iteration, evaluator)
+            }
+        };
+        let failed = |source| ArenaError::PlayerFailed {
+            player: self.name.clone(),
+            ply: game.ply(),
+            source,
+        };
+        let best = best
+            .map_err(|e| failed(PlayerFailure::Search(e)))?
+            .ok_or_else(|| failed(PlayerFailure::NoMove))?;
+        Ok(Choice { mv: best.mv, value: Some(value_of_score(best.score)), pv: best.pv })
     }
 }
 
 impl Player for AlphaBetaPlayer {
     fn choose(&mut self, game: &Game) -> Result<Choice, ArenaError> {
-        let best = self.engine.best_move(game, self.limit);
-        choice(game, best)
+        self.search(game, self.limit, None, &mut |_| {})
     }
 
     fn think(&mut self, game: &Game, request: ThinkRequest<'_>) -> Result<Choice, ArenaError> {
@@ -37,22 +77,12 @@ impl Player for AlphaBetaPlayer {
         };
         let started = Instant::now();
         let mut on_iteration = |best: &BestMove| report(&progress(best, started.elapsed()));
-        let best = self.engine.best_move_controlled(game, limit, Some(control), &mut on_iteration);
-        choice(game, best)
+        self.search(game, limit, Some(control), &mut on_iteration)
     }
 }
 
 /// An infinite search's time limit: longer than anyone waits for a `stop`.
 const UNTIL_STOPPED: Duration = Duration::from_secs(365 * 24 * 3600);
-
-fn choice(game: &Game, best: Option<BestMove>) -> Result<Choice, ArenaError> {
-    let best = best.ok_or_else(|| ArenaError::PlayerFailed {
-        player: "alphabeta".to_string(),
-        ply: game.ply(),
-        source: PlayerFailure::NoMove,
-    })?;
-    Ok(Choice { mv: best.mv, value: Some(value_of_score(best.score)), pv: best.pv })
-}
 
 fn progress(best: &BestMove, elapsed: Duration) -> Progress {
     let score = match best.score {
@@ -67,19 +97,5 @@ fn progress(best: &BestMove, elapsed: Duration) -> Progress {
         score,
         pv: best.pv.clone(),
         elapsed,
-    }
-}
-
-/// Scores at least this far from 0 are found wins or losses (`WIN` less the plies to the end; no
-/// static evaluation comes near).
-const WON: i32 = WIN - 1000;
-
-/// The engine's score (hundredths of a man, `WIN` for a win) as a value in [-1, 1]: a won or lost
-/// position is ±1; otherwise `tanh` of the material edge in men, so one man up is about 0.46.
-fn value_of_score(score: i32) -> f32 {
-    if score.abs() >= WON {
-        score.signum() as f32
-    } else {
-        (score as f32 / 200.0).tanh()
     }
 }

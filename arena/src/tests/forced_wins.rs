@@ -1,9 +1,11 @@
-//! The alpha-beta player finds forced wins, checked against a plain minimax solver.
+//! The alpha-beta player finds forced wins, checked against a plain minimax solver, with its
+//! static evaluation and with a net that values every quiet position at 0.
 
 use crate::player::Player;
 use crate::players::alphabeta::AlphaBetaPlayer;
 use draughts::{DrawRules, Game, Position};
 use search::alphabeta::Limit;
+use search::ScriptedEvaluator;
 
 /// Whether the side to move in `position` wins by force within `plies` plies (its own moves
 /// included): it can move so that the opponent has no move, or so that every reply leaves such a
@@ -33,6 +35,19 @@ const WON_IN_SEVEN: [&str; 6] = [
 
 #[test]
 fn alphabeta_finds_the_only_winning_move() {
+    finds_the_only_winning_moves(AlphaBetaPlayer::new(Limit::Depth(8)));
+}
+
+#[test]
+fn alphabeta_with_a_net_that_knows_nothing_finds_the_only_winning_move() {
+    let zero = Box::new(ScriptedEvaluator::new());
+    finds_the_only_winning_moves(
+        AlphaBetaPlayer::new(Limit::Depth(8)).with_evaluator("alphabeta:8,net=zero".into(), zero),
+    );
+}
+
+/// `player` plays the winning move of each of [`WON_IN_SEVEN`] and sees the win.
+fn finds_the_only_winning_moves(mut player: AlphaBetaPlayer) {
     for fen in WON_IN_SEVEN {
         let position = Position::from_fen(fen).unwrap();
         let winning =
@@ -42,7 +57,7 @@ fn alphabeta_finds_the_only_winning_move() {
             "{fen}"
         );
         let game = Game::new(position, DrawRules::default());
-        let choice = AlphaBetaPlayer::new(Limit::Depth(8)).choose(&game).unwrap();
+        let choice = player.choose(&game).unwrap();
         assert!(keeps_win(&position, choice.mv, 7), "{fen}: played {}", choice.mv);
         assert_eq!(choice.value, Some(1.0), "{fen}: the engine sees the win");
         assert_eq!(choice.pv.first(), Some(&choice.mv));

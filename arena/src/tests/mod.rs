@@ -1,5 +1,6 @@
 //! Behaviour tests across the crate's modules: real players in real games.
 
+mod alphabeta_net;
 mod batched;
 mod egdb;
 mod forced_wins;

@@ -5,14 +5,25 @@
 //! quiescence (a position with a capture to make is never scored statically) and repetition of
 //! the game history or the search path scored as a draw. For a depth limit the answer depends only
 //! on the game.
+//!
+//! Quiet leaves get the static evaluation, or with [`AlphaBeta::best_move_evaluated`] an
+//! evaluator's (a net's) value, mapped to a score by [`score_of_value`]. Captures are still
+//! resolved by the quiescence and wins and losses by the search, so the net judges only quiet
+//! positions.
 
 mod eval;
+mod leaf;
 mod ordering;
 mod tt;
 
+pub use leaf::{score_of_value, value_of_score, NET_SCORE_LIMIT, WON};
+
 use crate::control::SearchControl;
 use crate::decision::no_progress_after;
-use draughts::{DrawRules, Game, Move, Position};
+use crate::error::SearchError;
+use crate::evaluator::Evaluator;
+use draughts::{Bitboard, DrawRules, Game, Move, Observation, Position};
+use leaf::{Leaves, NetValue, StaticEval};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 use tt::{Bound, Table};
@@ -121,9 +132,38 @@ impl AlphaBeta {
         control: Option<&SearchControl>,
         on_iteration: &mut dyn FnMut(&BestMove),
     ) -> Option<BestMove> {
+        let Ok(best) = self.search(game, limit, control, on_iteration, &mut StaticEval);
+        best
+    }
+
+    /// [`AlphaBeta::best_move_controlled`] with `evaluator`'s value of each quiet leaf (one
+    /// request per leaf, the observation's counters from the game and the search path) in place
+    /// of the static evaluation. Fails when the evaluator does, or answers with no usable value.
+    pub fn best_move_evaluated<E: Evaluator + ?Sized>(
+        &mut self,
+        game: &Game,
+        limit: Limit,
+        control: Option<&SearchControl>,
+        on_iteration: &mut dyn FnMut(&BestMove),
+        evaluator: &mut E,
+    ) -> Result<Option<BestMove>, SearchError> {
+        self.search(game, limit, control, on_iteration, &mut NetValue(evaluator))
+    }
+
+    /// The iterative deepening, its quiet leaves scored by `leaves`.
+    fn search<L: Leaves>(
+        &mut self,
+        game: &Game,
+        limit: Limit,
+        control: Option<&SearchControl>,
+        on_iteration: &mut dyn FnMut(&BestMove),
+        leaves: &mut L,
+    ) -> Result<Option<BestMove>, L::Error> {
         let position = *game.position();
         let moves = position.legal_moves();
-        let first = *moves.first()?;
+        let Some(&first) = moves.first() else {
+            return Ok(None);
+        };
         self.start(game, limit);
         let max_depth = match limit {
             Limit::Depth(depth) => depth.max(1),
@@ -132,8 +172,16 @@ impl AlphaBeta {
         let mut best = BestMove { mv: first, score: 0, pv: vec![first], depth: 0, nodes: 0 };
         for depth in 1..=max_depth {
             self.may_abort = depth > 1;
-            let score =
-                self.negamax(&position, game.hash(), depth as i32, -WIN - 1, WIN + 1, 0, control);
+            let score = self.negamax(
+                &position,
+                game.hash(),
+                depth as i32,
+                -WIN - 1,
+                WIN + 1,
+                0,
+                control,
+                leaves,
+            )?;
             if self.aborted {
                 break;
             }
@@ -146,7 +194,7 @@ impl AlphaBeta {
             }
         }
         best.nodes = self.nodes;
-        Some(best)
+        Ok(Some(best))
     }
 
     /// The best move in `position` as the start of a game (no history) under default draw rules.
@@ -180,9 +228,10 @@ impl AlphaBeta {
     }
 
     /// Negamax score of `position` (hash `hash`, `ply` plies below the root) for its side to
-    /// move, searching `depth` more plies and then captures only.
+    /// move, searching `depth` more plies and then captures only, the quiet leaves scored by
+    /// `leaves`.
     #[allow(clippy::too_many_arguments)]
-    fn negamax(
+    fn negamax<L: Leaves>(
         &mut self,
         position: &Position,
         hash: u64,
@@ -191,22 +240,23 @@ impl AlphaBeta {
         beta: i32,
         ply: usize,
         control: Option<&SearchControl>,
-    ) -> i32 {
+        leaves: &mut L,
+    ) -> Result<i32, L::Error> {
         self.pv[ply].clear();
         self.nodes += 1;
         if self.must_abort(control) {
-            return 0;
+            return Ok(0);
         }
         if ply > 0 && self.is_draw() {
-            return 0;
+            return Ok(0);
         }
         let mut moves = position.legal_moves();
         if moves.is_empty() {
-            return -(WIN - ply as i32);
+            return Ok(-(WIN - ply as i32));
         }
         let quiescent = depth <= 0 && !moves[0].is_capture();
         if quiescent || ply >= MAX_PLY {
-            return eval::evaluate(position);
+            return leaves.score(self, position);
         }
         let entry = self.table.probe(hash);
         if let Some(entry) = entry.filter(|e| ply > 0 && e.depth >= depth) {
@@ -217,7 +267,7 @@ impl AlphaBeta {
                 Bound::Upper => score <= alpha,
             };
             if usable {
-                return score;
+                return Ok(score);
             }
         }
         ordering::order(&mut moves, position, entry.and_then(|e| e.best));
@@ -234,10 +284,11 @@ impl AlphaBeta {
                 -alpha,
                 ply + 1,
                 control,
-            );
+                leaves,
+            )?;
             self.pop();
             if self.aborted {
-                return 0;
+                return Ok(0);
             }
             if best.is_none_or(|(_, b)| score > b) {
                 best = Some((mv, score));
@@ -259,7 +310,7 @@ impl AlphaBeta {
             Bound::Upper
         };
         self.table.store(hash, Some(best_move), to_table(best_score, ply), depth, bound);
-        best_score
+        Ok(best_score)
     }
 
     fn push(&mut self, position: &Position, hash: u64, mv: Move) {
@@ -280,16 +331,35 @@ impl AlphaBeta {
         if self.rules.no_progress_moves > 0 && no_progress >= 2 * self.rules.no_progress_moves {
             return true;
         }
+        self.rules.repetitions > 0 && self.earlier_occurrences().next().is_some()
+    }
+
+    /// The earlier occurrences on the path of the position at its end (as
+    /// `draughts::Game::repetitions` counts them: same side to move, since the last irreversible
+    /// move).
+    fn earlier_occurrences(&self) -> impl Iterator<Item = &u64> {
+        let no_progress = *self.no_progress.last().expect("the path is never empty");
         let hash = *self.path.last().expect("the path is never empty");
-        self.rules.repetitions > 0
-            && self
-                .path
-                .iter()
-                .rev()
-                .take(no_progress as usize + 1)
-                .skip(2)
-                .step_by(2)
-                .any(|&h| h == hash)
+        self.path
+            .iter()
+            .rev()
+            .take(no_progress as usize + 1)
+            .skip(2)
+            .step_by(2)
+            .filter(move |&&h| h == hash)
+    }
+
+    /// What a net sees at `position`, the position at the end of the path, at the start of a
+    /// move: its no-progress count and repetitions from the game and the search path.
+    fn observation(&self, position: &Position) -> Observation {
+        let repetitions = self.earlier_occurrences().count();
+        Observation {
+            position: *position,
+            moving_piece: None,
+            captured_so_far: Bitboard::EMPTY,
+            no_progress_plies: *self.no_progress.last().expect("the path is never empty"),
+            repetitions: u8::try_from(repetitions).unwrap_or(u8::MAX),
+        }
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {

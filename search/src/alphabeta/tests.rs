@@ -1,8 +1,13 @@
-//! The alpha-beta engine: forced wins, legality, determinism, and deeper beating shallower.
+//! The alpha-beta engine: forced wins, legality, determinism, and deeper beating shallower; with
+//! an evaluator at the leaves: tactics kept, the evaluator's preferences followed, the observations
+//! it is shown, and its failures reported.
 
-use super::{AlphaBeta, AlphaBetaConfig, Limit, WIN};
+use super::{score_of_value, AlphaBeta, AlphaBetaConfig, BestMove, Limit, WIN};
+use crate::error::SearchError;
+use crate::evaluator::{EvalError, EvalRequest, Evaluation, Evaluator};
 use crate::test_positions::{position, two_for_one_shot};
-use draughts::{Color, DrawRules, Game, Outcome, Position};
+use crate::{ScriptedEvaluator, UniformEvaluator};
+use draughts::{Color, DrawRules, Game, Observation, Outcome, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Duration;
@@ -113,4 +118,149 @@ fn random_game(rng: &mut StdRng, plies: usize) -> Game {
         game.play(moves[rng.random_range(0..moves.len())]).unwrap();
     }
     game
+}
+
+/// An evaluator that answers each batch with its closure.
+struct Answers<F>(F);
+
+impl<F: FnMut(&[EvalRequest]) -> Result<Vec<Evaluation>, EvalError>> Evaluator for Answers<F> {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
+        (self.0)(requests)
+    }
+}
+
+/// `engine()`'s answer with `evaluator` scoring the leaves.
+fn evaluated(
+    game: &Game,
+    limit: Limit,
+    evaluator: &mut impl Evaluator,
+) -> Result<Option<BestMove>, SearchError> {
+    engine().best_move_evaluated(game, limit, None, &mut |_| {}, evaluator)
+}
+
+fn start_of(position: Position) -> Game {
+    Game::new(position, DrawRules::default())
+}
+
+#[test]
+fn a_net_valuing_everything_at_zero_still_finds_the_shot() {
+    let mut net = ScriptedEvaluator::new();
+    let best =
+        evaluated(&start_of(two_for_one_shot()), Limit::Depth(6), &mut net).unwrap().unwrap();
+    assert_eq!(best.mv.to_string(), "9-14");
+    assert_eq!(best.score, WIN - 3, "a win in three plies, found by search alone");
+    assert!(net.requests > 0, "the other moves' leaves were asked about");
+}
+
+#[test]
+fn the_net_value_steers_the_move_at_depth_one_and_two() {
+    // Two kings a side on the far back ranks: no capture within two plies, so the positions one
+    // and two plies on are the leaves of the depth-1 and depth-2 searches.
+    let game = start_of(position(&[1, 3], &[30, 32], &[1, 3, 30, 32], Color::Black));
+    let start = *game.position();
+    let usual = engine().best_move(&game, Limit::Depth(2)).unwrap().mv;
+    let favourite = *start.legal_moves().iter().rev().find(|&&mv| mv != usual).unwrap();
+    let after = start.play_unchecked(favourite);
+
+    // Depth 1: the position after the favourite is bad for White, who moves there.
+    let mut net = ScriptedEvaluator::new().with_value(after, -0.9);
+    let best = evaluated(&game, Limit::Depth(1), &mut net).unwrap().unwrap();
+    assert_eq!((best.mv, best.score), (favourite, score_of_value(0.9)));
+
+    // Depth 2: every reply to the favourite leaves Black well placed.
+    let mut net = after.legal_moves().iter().fold(ScriptedEvaluator::new(), |net, &reply| {
+        net.with_value(after.play_unchecked(reply), 0.8)
+    });
+    let best = evaluated(&game, Limit::Depth(2), &mut net).unwrap().unwrap();
+    assert_eq!((best.mv, best.score), (favourite, score_of_value(0.8)));
+}
+
+/// A king each, far apart, after both kings went out and back: the position of the game's start,
+/// four king moves later.
+fn kings_back_home() -> Game {
+    let mut game = Game::new(position(&[1], &[32], &[1, 32], Color::Black), DrawRules::default());
+    let mut out = Vec::new();
+    for _ in 0..2 {
+        let mv = game.position().legal_moves()[0];
+        out.push(mv);
+        game.play(mv).unwrap();
+    }
+    for gone in out {
+        let back = game
+            .position()
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|mv| (mv.from(), mv.to()) == (gone.to(), gone.from()));
+        game.play(back.expect("a king can step back")).unwrap();
+    }
+    assert_eq!(game.position(), game.start());
+    game
+}
+
+/// The observations a depth-1 search of `game` shows its evaluator, and those of the game after
+/// each legal move.
+fn leaf_observations(game: &Game) -> (Vec<Observation>, Vec<Observation>) {
+    let mut seen = Vec::new();
+    let mut net = Answers(|requests: &[EvalRequest]| {
+        seen.extend(requests.iter().map(|r| r.observation));
+        UniformEvaluator.evaluate(requests)
+    });
+    evaluated(game, Limit::Depth(1), &mut net).unwrap().unwrap();
+    let after = game.position().legal_moves().into_iter().map(|mv| {
+        let mut child = game.clone();
+        child.play(mv).unwrap();
+        child.observation()
+    });
+    (seen, after.collect())
+}
+
+#[test]
+fn leaves_are_observed_with_the_counters_of_game_and_path() {
+    let game = kings_back_home();
+    let (seen, after) = leaf_observations(&game);
+    assert!(seen.iter().all(|o| o.no_progress_plies == 5), "{seen:?}");
+    // The king stepping out again repeats a position: a draw, which the net is not asked about.
+    let fresh: Vec<Observation> = after.iter().copied().filter(|o| o.repetitions == 0).collect();
+    assert_eq!((seen.len(), fresh.len() + 1), (fresh.len(), after.len()));
+    assert!(fresh.iter().all(|o| seen.contains(o)), "{seen:?}\n{fresh:?}");
+
+    // Without repetition draws the net sees the repeated position, and that it repeats.
+    let rules = DrawRules { repetitions: 0, ..DrawRules::default() };
+    let mut game_without = Game::new(*game.start(), rules);
+    for &mv in game.moves() {
+        game_without.play(mv).unwrap();
+    }
+    let (seen, after) = leaf_observations(&game_without);
+    assert_eq!(seen, after);
+    assert_eq!(seen.iter().filter(|o| o.repetitions == 1).count(), 1);
+}
+
+#[test]
+fn a_failing_net_fails_the_search() {
+    let game = start_of(Position::start());
+    let mut broken = Answers(|requests: &[EvalRequest]| {
+        Err(EvalError::new(requests.len(), "the device is gone"))
+    });
+    let error = evaluated(&game, Limit::Depth(3), &mut broken).unwrap_err();
+    assert!(matches!(error, SearchError::Evaluator(ref e) if e.batch == 1), "{error:?}");
+
+    let mut silent = Answers(|_: &[EvalRequest]| Ok(Vec::new()));
+    let error = evaluated(&game, Limit::Depth(3), &mut silent).unwrap_err();
+    assert_eq!(error, SearchError::EvaluationCount { expected: 1, got: 0 });
+
+    let mut confused = Answers(|requests: &[EvalRequest]| {
+        let mut answers = UniformEvaluator.evaluate(requests)?;
+        answers[0].value = f32::NAN;
+        Ok(answers)
+    });
+    let error = evaluated(&game, Limit::Depth(3), &mut confused).unwrap_err();
+    assert_eq!(error, SearchError::BadNumber { index: 0, what: "the value" });
+
+    // The engine searches on after a failure, as if it had not happened.
+    let mut ab = engine();
+    let failed = ab.best_move_evaluated(&game, Limit::Depth(3), None, &mut |_| {}, &mut broken);
+    assert!(failed.is_err());
+    let fresh = engine().best_move(&game, Limit::Depth(3));
+    assert_eq!(ab.best_move(&game, Limit::Depth(3)), fresh);
 }
