@@ -164,7 +164,8 @@ impl PlayerSpec {
     pub fn net(&self) -> Option<&NetSource> {
         match self {
             PlayerSpec::Mcts { net, .. } | PlayerSpec::Policy { net } => Some(net),
-            PlayerSpec::Random | PlayerSpec::AlphaBeta(_) => None,
+            PlayerSpec::AlphaBeta { net, .. } => net.as_ref(),
+            PlayerSpec::Random => None,
         }
     }
 
