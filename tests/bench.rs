@@ -1,5 +1,5 @@
 //! `checkers-zero bench --quick` on the tiny config with an inference server for self-play: every
-//! figure of the JSON is there, with a finite positive value (timings are not checked: shared
+//! figure of the JSON is there (the two net families' too), with a finite positive value (timings are not checked: shared
 //! machines are noisy).
 
 use crate::cli::{arg, succeed};
@@ -31,6 +31,14 @@ const NUMBERS: [&str; 23] = [
     "threads",
 ];
 const TEXTS: [&str; 4] = ["device", "version", "date", "machine"];
+/// The figures of each family under `families` (the sparse net against the 4x32 ResNet).
+const FAMILY_NUMBERS: [&str; 5] = [
+    "evals_per_s_b1",
+    "evals_per_s_b8",
+    "search_playouts_per_s",
+    "selfplay_pos_per_s",
+    "selfplay_games_per_hour",
+];
 /// Shares in [0, 1] (0 is possible on the tiny config's short games).
 const SHARES: [&str; 1] = ["selfplay_cache_hit_rate"];
 
@@ -74,9 +82,18 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
             "{key} missing: {figures:?}"
         );
     }
+    // The two families side by side: each figure for both, and the table's ratio rows.
+    for family in ["resnet", "sparse"] {
+        let figures = &figures["families"][family];
+        for key in FAMILY_NUMBERS {
+            let value = figures[key].as_f64().unwrap_or_else(|| panic!("{family}.{key}"));
+            assert!(value.is_finite() && value > 0.0, "{family}.{key} = {value}");
+        }
+    }
+    assert!(text.contains("| sparse / ResNet, evaluations/s, batch 1 |"), "no ratios:\n{text}");
     assert_eq!(
         figures.len(),
-        NUMBERS.len() + TEXTS.len() + SHARES.len(),
+        NUMBERS.len() + TEXTS.len() + SHARES.len() + 1,
         "exactly the promised keys: {:?}",
         figures.keys().collect::<Vec<_>>()
     );

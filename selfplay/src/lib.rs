@@ -9,5 +9,7 @@ pub mod shard;
 pub mod worker;
 
 pub use config::{DrawConfig, SelfPlayConfig, SelfPlayConfigError, ServerConfig};
-pub use net_evaluator::{players_loader, served, NetEvaluator, TorchNetLoader, PLAYERS_MAX_BATCH};
+pub use net_evaluator::{
+    decision_requests, players_loader, served, NetEvaluator, TorchNetLoader, PLAYERS_MAX_BATCH,
+};
 pub use session::{Session, SessionError, SessionReport, SessionTotals, ShardWritten};

@@ -10,6 +10,7 @@ use search::{
     priors_from_logits, BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation,
     Evaluator, InferenceServer, LoadedNet, NetLoader,
 };
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
 use support::DeviceSpec;
@@ -66,6 +67,21 @@ fn to_evaluation(request: &EvalRequest, row: &[f32]) -> Evaluation {
     }
 }
 
+/// The search requests of the first `count` (at least one) decision points of random games
+/// played from `seed`, mid-capture ones included: inputs for tests and benchmarks of evaluators.
+pub fn decision_requests(seed: u64, count: usize) -> Vec<EvalRequest> {
+    let mut out = Vec::with_capacity(count);
+    model::sample::for_each_decision(seed, usize::MAX, |observation, turn| {
+        out.push(EvalRequest { observation: *observation, legal_steps: turn.legal_steps() });
+        if out.len() < count {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
+    out
+}
+
 /// The largest batch a players' inference server runs (the CPU's best forward throughput was at
 /// batch 256 in `bench`).
 pub const PLAYERS_MAX_BATCH: usize = 256;
@@ -115,20 +131,9 @@ pub fn served(evaluator: BoxedEvaluator, step: u64) -> LoadedNet {
 mod tests {
     use super::*;
     use model::{NetConfig, PolicyValueNet};
-    use std::ops::ControlFlow;
 
-    /// The first `count` (at least one) decision points of random games, mid-capture ones included.
     fn requests(count: usize) -> Vec<EvalRequest> {
-        let mut out = Vec::new();
-        model::sample::for_each_decision(7, usize::MAX, |observation, turn| {
-            out.push(EvalRequest { observation: *observation, legal_steps: turn.legal_steps() });
-            if out.len() < count {
-                ControlFlow::Continue(())
-            } else {
-                ControlFlow::Break(())
-            }
-        });
-        out
+        decision_requests(7, count)
     }
 
     #[test]

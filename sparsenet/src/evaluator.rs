@@ -5,7 +5,7 @@
 use crate::features;
 use crate::forward::Scratch;
 use crate::weights::SparseWeights;
-use search::{priors_from_logits, EvalError, EvalRequest, Evaluation, Evaluator};
+use search::{priors_from_logits, EvalError, EvalRequest, Evaluation, Evaluator, Priors};
 use std::sync::Arc;
 
 /// Evaluates search requests with a sparse net on this thread.
@@ -25,13 +25,9 @@ impl SparseEvaluator {
     pub fn evaluate_one(&mut self, request: &EvalRequest) -> Evaluation {
         let active = features::active(&request.observation);
         let value = self.weights.forward(&active, &mut self.scratch);
-        let (weights, scratch) = (&self.weights, &self.scratch);
-        Evaluation {
-            priors: priors_from_logits(
-                request.policy_indices().map(|i| weights.policy_logit(scratch, i)),
-            ),
-            value: value.value(),
-        }
+        let mut logits = Priors::new();
+        self.weights.policy_logits(&self.scratch, request.policy_indices(), &mut logits);
+        Evaluation { priors: priors_from_logits(logits.into_iter()), value: value.value() }
     }
 }
 

@@ -1,7 +1,7 @@
 //! The forward pass in plain f32, one position at a time (a batch of one costs what one position
 //! of a large batch costs): the accumulator is the sum of the active features' columns, the
 //! dense layers are dot products over contiguous rows, and the policy head computes only the
-//! logits asked for (the legal steps').
+//! logits asked for (the legal steps'). The loops are written for the compiler to vectorise.
 //!
 //! ```text
 //! a = crelu(accumulator.bias + sum of columns[f] for each active feature f)     [A]
@@ -71,7 +71,7 @@ fn apply(layer: &Dense, x: &[f32], out: &mut Vec<f32>) {
 
 impl SparseWeights {
     /// Fills the accumulator of `scratch` for the `active` features and runs the value heads.
-    /// Afterwards [`SparseWeights::policy_logit`] reads the same accumulator.
+    /// Afterwards [`SparseWeights::policy_logits`] reads the same accumulator.
     pub fn forward(&self, active: &[u16], scratch: &mut Scratch) -> ValueOutput {
         let a = self.config.accumulator;
         let acc = &mut scratch.accumulator;
@@ -97,18 +97,24 @@ impl SparseWeights {
         }
     }
 
-    /// The policy logit of step index `index` (0..128) for the position of the last
-    /// [`SparseWeights::forward`] with `scratch`.
-    #[inline]
-    pub fn policy_logit(&self, scratch: &Scratch, index: usize) -> f32 {
-        self.policy.bias[index] + dot(self.policy.row(index), &scratch.accumulator)
+    /// The policy logits of the step indices `indices` (each in 0..128), in their order, for the
+    /// position of the last [`SparseWeights::forward`] with `scratch`, appended to `out`.
+    pub fn policy_logits(
+        &self,
+        scratch: &Scratch,
+        indices: impl Iterator<Item = usize>,
+        out: &mut impl Extend<f32>,
+    ) {
+        let acc = &scratch.accumulator;
+        out.extend(indices.map(|i| self.policy.bias[i] + dot(self.policy.row(i), acc)));
     }
 
     /// The whole output row of one position, in the layout every export has: 128 policy logits,
     /// 3 WDL logits, moves left.
     pub fn output_row(&self, active: &[u16], scratch: &mut Scratch) -> Vec<f32> {
         let value = self.forward(active, scratch);
-        let mut row: Vec<f32> = (0..POLICY_SIZE).map(|i| self.policy_logit(scratch, i)).collect();
+        let mut row = Vec::with_capacity(POLICY_SIZE + 4);
+        self.policy_logits(scratch, 0..POLICY_SIZE, &mut row);
         row.extend(value.wdl_logits);
         row.push(value.moves_left);
         row

@@ -2,14 +2,12 @@
 //! on the same checkpoint, and the refusals of checkpoints it must not run.
 
 use super::max_abs_diff;
-use draughts::Observation;
 use model::encoding::Input;
 use model::sample::random_observations;
 use model::{CheckpointError, Extras, Inference, NetConfig, PolicyValueNet, SparseConfig};
-use search::{EvalRequest, Evaluator};
+use search::Evaluator;
 use selfplay::NetEvaluator;
 use sparsenet::{features, NativeError, Scratch, SparseEvaluator, SparseWeights};
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tch::nn::ModuleT;
@@ -65,26 +63,12 @@ fn the_native_forward_equals_the_tch_net_on_the_same_checkpoint() {
     }
 }
 
-/// The search requests of the first `count` decisions of random games.
-fn requests(count: usize) -> Vec<EvalRequest> {
-    let mut out = Vec::new();
-    model::sample::for_each_decision(3, usize::MAX, |observation: &Observation, turn| {
-        out.push(EvalRequest { observation: *observation, legal_steps: turn.legal_steps() });
-        if out.len() < count {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
-    });
-    out
-}
-
 #[test]
 fn the_native_evaluator_gives_the_priors_and_values_of_the_libtorch_evaluator() {
     let dir = tempfile::tempdir().unwrap();
     let net = spread_net(&NetConfig::sparse());
     let path = save(&net, dir.path(), "net.safetensors");
-    let requests = requests(200);
+    let requests = selfplay::decision_requests(3, 200);
     let mut torch = NetEvaluator::new(Inference::new(net, false));
     let expected = torch.evaluate(&requests).unwrap();
     let mut native = SparseEvaluator::new(Arc::new(SparseWeights::load(&path).unwrap().0));

@@ -14,7 +14,6 @@ use model::{Extras, Inference, ModelError, NetConfig, PolicyValueNet};
 use search::{BoxedEvaluator, Budget, CachedEvaluator, EvalRequest, Evaluator, Search};
 use selfplay::{NetEvaluator, SelfPlayConfig, SessionError};
 use sparsenet::{SparseEvaluator, SparseWeights};
-use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -117,7 +116,7 @@ fn measure(
     games_per_round: u64,
     plan: FamilyPlan,
 ) -> anyhow::Result<FamilyFigures> {
-    let requests = decision_requests(4096);
+    let requests = selfplay::decision_requests(0x5eed, 4096);
     let mut evaluator = make()?;
     let evals_per_s_b1 = evaluations_per_sec(&mut evaluator, &requests, 1, plan.evaluations)?;
     let evals_per_s_b8 = evaluations_per_sec(&mut evaluator, &requests, 8, plan.evaluations)?;
@@ -135,20 +134,6 @@ fn measure(
         selfplay_pos_per_s: rounds.stats.net_positions() as f64 / seconds,
         selfplay_games_per_hour: rounds.games as f64 * 3600.0 / seconds,
     })
-}
-
-/// The search requests of the first `count` decisions of random games (mid-capture included).
-fn decision_requests(count: usize) -> Vec<EvalRequest> {
-    let mut out = Vec::with_capacity(count);
-    model::sample::for_each_decision(0x5eed, usize::MAX, |observation, turn| {
-        out.push(EvalRequest { observation: *observation, legal_steps: turn.legal_steps() });
-        if out.len() < count {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
-    });
-    out
 }
 
 /// Requests evaluated per second in calls of `batch`, cycling through `requests`.

@@ -1,6 +1,5 @@
 //! Forward-pass throughput: positions per second at a given batch size.
 
-use model::encoding::{encode_batch_into, INPUT_SIZE};
 use model::sample::random_observations;
 use model::{Inference, ModelError};
 use std::time::{Duration, Instant};
@@ -14,8 +13,9 @@ pub fn forward_positions_per_sec(
     duration: Duration,
 ) -> Result<f64, ModelError> {
     let batch = batch.max(1);
-    let mut input = vec![0.0; batch * INPUT_SIZE];
-    encode_batch_into(&random_observations(batch, 0x5eed), &mut input);
+    let encoding = inference.input();
+    let mut input = vec![0.0; batch * encoding.size()];
+    encoding.encode_batch_into(&random_observations(batch, 0x5eed), &mut input);
     for _ in 0..2 {
         inference.forward_encoded(&input)?;
     }

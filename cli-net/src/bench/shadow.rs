@@ -1,7 +1,6 @@
 //! Raw forward passes timed beside self-play's own: on the worker's thread, with its net, at the
 //! same moments, so machine load and thread setting are the same for both sides of the ratio.
 
-use model::encoding::{encode_batch_into, INPUT_SIZE};
 use model::sample::random_observations;
 use search::{EvalError, EvalRequest, Evaluation, Evaluator};
 use selfplay::NetEvaluator;
@@ -50,7 +49,7 @@ impl ShadowTotals {
 /// the timings into shared totals when dropped.
 pub struct ShadowEvaluator<'a> {
     inner: NetEvaluator,
-    /// Encoded positions for the mean-size passes (`max_batch * INPUT_SIZE` values).
+    /// Encoded positions for the mean-size passes (`max_batch` positions of the net's input).
     mean_input: Vec<f32>,
     calls: u64,
     positions: u64,
@@ -65,8 +64,9 @@ impl<'a> ShadowEvaluator<'a> {
         max_batch: usize,
         totals: &'a Mutex<ShadowTotals>,
     ) -> ShadowEvaluator<'a> {
-        let mut mean_input = vec![0.0; max_batch * INPUT_SIZE];
-        encode_batch_into(&random_observations(max_batch, 0x5eed), &mut mean_input);
+        let input = inner.net().input();
+        let mut mean_input = vec![0.0; max_batch * input.size()];
+        input.encode_batch_into(&random_observations(max_batch, 0x5eed), &mut mean_input);
         ShadowEvaluator {
             inner,
             mean_input,
@@ -79,7 +79,7 @@ impl<'a> ShadowEvaluator<'a> {
 
     fn time_forward(&self, input: &[f32]) -> Result<Duration, EvalError> {
         let start = Instant::now();
-        let batch = input.len() / INPUT_SIZE;
+        let batch = input.len() / self.inner.net().input().size();
         self.inner.net().forward_encoded(input).map_err(|e| EvalError::new(batch, e))?;
         Ok(start.elapsed())
     }
@@ -94,9 +94,10 @@ impl Evaluator for ShadowEvaluator<'_> {
             let time = self.time_forward(self.inner.last_input())?;
             self.own.same_batch.add(Timed { positions: requests.len() as u64, time });
         } else if self.calls % SHADOW_EVERY == 1 + SHADOW_EVERY / 2 {
+            let size = self.inner.net().input().size();
             let batch = ((self.positions as f64 / self.calls as f64).round() as usize)
-                .clamp(1, self.mean_input.len() / INPUT_SIZE);
-            let time = self.time_forward(&self.mean_input[..batch * INPUT_SIZE])?;
+                .clamp(1, self.mean_input.len() / size);
+            let time = self.time_forward(&self.mean_input[..batch * size])?;
             self.own.mean_batch.add(Timed { positions: batch as u64, time });
         }
         Ok(evaluations)
