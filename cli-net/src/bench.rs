@@ -56,6 +56,7 @@ const FULL: Plan = Plan {
         evaluations: Duration::from_secs(3),
         search: Duration::from_secs(5),
         selfplay: Duration::from_secs(60),
+        games_per_round: u64::MAX,
     },
 };
 
@@ -72,6 +73,7 @@ const QUICK: Plan = Plan {
         evaluations: Duration::from_millis(200),
         search: Duration::from_millis(300),
         selfplay: Duration::ZERO,
+        games_per_round: 4,
     },
 };
 

@@ -27,6 +27,8 @@ pub struct FamilyPlan {
     pub search: Duration,
     /// Self-play rounds (at least one round).
     pub selfplay: Duration,
+    /// Games of a self-play round, at most (the config's games per generation otherwise).
+    pub games_per_round: u64,
 }
 
 /// One family's figures.
@@ -123,7 +125,8 @@ fn measure(
     let search_playouts_per_s = search_playouts_per_sec(&mut evaluator, &requests, plan.search)?;
     let make_evaluator = |_| make().map(|net| CachedEvaluator::new(net, selfplay.eval_cache));
     let rounds = super::in_scratch_dir("families-selfplay", |scratch| {
-        play_rounds(scratch, selfplay, games_per_round, &make_evaluator, plan.selfplay, &mut |_| {})
+        let games = games_per_round.min(plan.games_per_round);
+        play_rounds(scratch, selfplay, games, &make_evaluator, plan.selfplay, &mut |_| {})
     })?;
     let seconds = rounds.elapsed.as_secs_f64();
     Ok(FamilyFigures {
