@@ -37,6 +37,16 @@ pub fn assert_no_panic(stderr: &str) {
     );
 }
 
+/// The Python with the test packages (`CHECKERS_ZERO_PYTHON`, which `make test` sets up). A test
+/// that needs it fails without it: it never passes by skipping.
+pub fn python() -> String {
+    std::env::var("CHECKERS_ZERO_PYTHON").expect(
+        "CHECKERS_ZERO_PYTHON is not set: run the tests with `make test` (scripts/test installs \
+         the Python packages and sets it), or point it at a Python with numpy, onnx, onnxruntime, \
+         tensorboard and pydraughts",
+    )
+}
+
 /// `path` as a command-line argument.
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 temporary path")

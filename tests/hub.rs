@@ -9,16 +9,13 @@ use std::path::Path;
 use std::process::Command;
 
 /// Runs one check of the driver against `hub PLAYER_ARGS`; its report lines.
-fn drive(check: &str, player_args: &[&str]) -> Option<String> {
+fn drive(check: &str, player_args: &[&str]) -> String {
     drive_with(check, player_args, &[])
 }
 
 /// [`drive`] with the environment variables `env` set for the driver and the engine.
-fn drive_with(check: &str, player_args: &[&str], env: &[(&str, &str)]) -> Option<String> {
-    let Ok(python) = std::env::var("CHECKERS_ZERO_PYTHON") else {
-        println!("skipped: CHECKERS_ZERO_PYTHON not set");
-        return None;
-    };
+fn drive_with(check: &str, player_args: &[&str], env: &[(&str, &str)]) -> String {
+    let python = crate::cli::python();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hub/drive.py");
     let out = Command::new(python)
         .arg(script)
@@ -32,14 +29,13 @@ fn drive_with(check: &str, player_args: &[&str], env: &[(&str, &str)]) -> Option
         format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "hub check {check} {player_args:?} failed:\n{text}");
     println!("{text}");
-    Some(text)
+    text
 }
 
 #[test]
 fn alphabeta_behind_hub_beats_random_moves_with_either_colour() {
-    if let Some(out) = drive("random", &["--player", "alphabeta:4"]) {
-        assert_eq!(out.matches("random: engine as side").count(), 2, "{out}");
-    }
+    let out = drive("random", &["--player", "alphabeta:4"]);
+    assert_eq!(out.matches("random: engine as side").count(), 2, "{out}");
 }
 
 #[test]

@@ -96,7 +96,8 @@ pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
     let results = std::fs::read_to_string(run.games_dir().join(arena::RESULTS_FILE)).unwrap();
     let anchor_games = results.lines().filter(|l| l.contains("\"alphabeta:1\"")).count();
     assert_eq!(anchor_games, 2 * evaluations.len(), "{results}");
-    if let Ok(python) = std::env::var("CHECKERS_ZERO_PYTHON") {
+    {
+        let python = crate::cli::python();
         let scalars = read_with_tensorboard(&python, &run.tb_dir().join("run"));
         let scores = &scalars["eval/alphabeta:1/score"];
         assert_eq!(scores.len(), evaluations.len(), "{scalars:?}");

@@ -31,14 +31,6 @@ else:
 np.ascontiguousarray(y, dtype=np.float32).tofile(out)
 "#;
 
-fn python() -> Option<PathBuf> {
-    let python = std::env::var_os("CHECKERS_ZERO_PYTHON").map(PathBuf::from);
-    if python.is_none() {
-        eprintln!("skipped: CHECKERS_ZERO_PYTHON not set");
-    }
-    python
-}
-
 /// A saved checkpoint of a warmed net in `dir`.
 fn checkpoint(dir: &Path) -> PathBuf {
     checkpoint_of(dir, &small_config())
@@ -54,7 +46,7 @@ fn checkpoint_of(dir: &Path, config: &NetConfig) -> PathBuf {
 /// Exports a net of `config` as `format`, runs it in Python on real positions, and compares with
 /// our forward pass.
 fn check_in_python(format: ExportFormat, file: &str, config: &NetConfig) {
-    let Some(python) = python() else { return };
+    let python = crate::cli::python();
     let dir = tempfile::tempdir().unwrap();
     let ckpt = checkpoint_of(dir.path(), config);
     let out = dir.path().join(file);
