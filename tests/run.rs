@@ -93,6 +93,10 @@ pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
     for r in &evaluations {
         assert_eq!((r.opponent.as_str(), r.tally.games()), ("alphabeta:1", 2), "{r:?}");
     }
+    // Each record carries the run's clock, which the learning curve is drawn along.
+    let clock: Vec<f64> =
+        evaluations.iter().map(|r| r.run_seconds.expect("the run's time")).collect();
+    assert!(clock.windows(2).all(|w| w[0] <= w[1]), "{clock:?}");
     let results = std::fs::read_to_string(run.games_dir().join(arena::RESULTS_FILE)).unwrap();
     let anchor_games = results.lines().filter(|l| l.contains("\"alphabeta:1\"")).count();
     assert_eq!(anchor_games, 2 * evaluations.len(), "{results}");
@@ -106,6 +110,17 @@ pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
     // The ladder rates the run on the fixed anchor.
     let ladder = succeed(&["ladder", run_arg]);
     assert!(ladder.contains("alphabeta:1 = 0"), "{ladder}");
+    // And prints its learning curve against it, plotted both ways.
+    let curve = ladder.split("learning curve against the fixed opponents: ").nth(1).expect(&ladder);
+    assert!(
+        curve.starts_with(&format!("{} evaluations; hours of the run", evaluations.len())),
+        "{ladder}"
+    );
+    assert!(curve.contains("score per hour: first half"), "{ladder}");
+    for plot in ["curve.svg", "curve-time.svg"] {
+        let svg = std::fs::read_to_string(run.root().join(plot)).unwrap();
+        assert_eq!(svg.matches("<circle").count(), evaluations.len(), "{plot}");
+    }
 }
 
 #[test]

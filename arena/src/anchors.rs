@@ -99,6 +99,10 @@ pub struct EvalRecord {
     pub unix_time: u64,
     /// Wall time of the evaluation.
     pub seconds: f64,
+    /// The run's wall time when the evaluation began, summed over its sessions (absent when the
+    /// evaluation ran outside `run`, e.g. in a separate `gate --follow`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_seconds: Option<f64>,
 }
 
 impl EvalRecord {
@@ -110,7 +114,7 @@ impl EvalRecord {
 }
 
 /// Plays `net` (player A) against `opponent` over `config.games` games from `deck` chosen by
-/// `seed`, and returns the record (generation 0: the caller knows the net's) and the games, in
+/// `seed`, and returns the record (generation 0 and no run time: the caller knows the net's) and the games, in
 /// schedule order.
 pub fn play_anchor(
     net: &dyn Contestant,
@@ -138,6 +142,7 @@ pub fn play_anchor(
         score: tally.score(),
         unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
         seconds: clock.elapsed().as_secs_f64(),
+        run_seconds: None,
     };
     Ok((record, games))
 }

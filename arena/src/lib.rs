@@ -3,6 +3,7 @@
 
 mod anchors;
 mod bradley_terry;
+mod curve;
 mod entrant;
 mod error;
 mod fixture;
@@ -20,6 +21,7 @@ mod sprt;
 mod tally;
 
 pub use anchors::{play_anchor, EvalConfig, EvalRecord};
+pub use curve::{AnchorCurve, Clock, CurvePoint, LearningCurve, Slope, Span};
 pub use entrant::{Entrant, NetOptions};
 pub use error::{ArenaError, BallotError, PlayerFailure};
 pub use fixture::{schedule, Fixture};
@@ -32,7 +34,7 @@ pub use players::alphabeta::AlphaBetaPlayer;
 pub use players::mcts::{player_config, MctsPlayer, Thinking};
 pub use players::policy::PolicyPlayer;
 pub use players::random::RandomPlayer;
-pub use plot::{elo_svg, XAxis};
+pub use plot::{curve_svg, elo_svg, XAxis};
 pub use record::{
     append_results, black_points, ending, read_results, run_results_file, ResultRecord, Results,
     RESULTS_FILE,

@@ -1,8 +1,12 @@
-//! The ladder as a picture: Elo against training step or wall time, as a self-contained SVG.
+//! The ladder and the learning curve as pictures, self-contained SVGs: Elo against training step
+//! or wall time, and the score against each fixed opponent of `[eval]` along the run.
 //!
-//! Checkpoint players are points with their 95% interval, one line per kind of player (`mcts`,
-//! `policy`); built-in players are labelled dashed horizontal lines at their rating.
+//! On the ladder, checkpoint players are points with their 95% interval, one line per kind of
+//! player (`mcts`, `policy`); built-in players are labelled dashed horizontal lines at their
+//! rating. On the curve, each opponent is a line through its evaluations' scores, each with its
+//! 95% interval.
 
+use crate::curve::{Clock, LearningCurve};
 use crate::ladder::Rating;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -45,12 +49,9 @@ pub fn elo_svg(ratings: &[Rating], axis: XAxis) -> String {
         padded_range(ratings.iter().flat_map(|r| [r.elo - r.margin, r.elo + r.margin]));
     let x = |step: f64| LEFT + (step - x_min) / (x_max - x_min) * (WIDTH - LEFT - RIGHT);
     let y = |elo: f64| HEIGHT - BOTTOM - (elo - y_min) / (y_max - y_min) * (HEIGHT - TOP - BOTTOM);
-    let mut svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">
-<rect width="100%" height="100%" fill="white"/>
-"#
-    );
-    axes(&mut svg, (x_min, x_max), (y_min, y_max), &x, &y, axis.label());
+    let mut svg = header();
+    let labels = (axis.label(), "Elo (95% interval)");
+    axes(&mut svg, (x_min, x_max), (y_min, y_max), &x, &y, labels);
     let mut series: BTreeMap<&str, Vec<&Rating>> = BTreeMap::new();
     for r in ratings.iter().filter(|r| r.step.is_some()) {
         series.entry(r.name.split(':').next().unwrap_or(&r.name)).or_default().push(r);
@@ -102,6 +103,72 @@ pub fn elo_svg(ratings: &[Rating], axis: XAxis) -> String {
     svg
 }
 
+/// The SVG document of `curve`: for each opponent, the score of every evaluation against it
+/// (with its 95% interval) along the run's hours or along the training step.
+pub fn curve_svg(curve: &LearningCurve, axis: XAxis) -> String {
+    let x_label = match (axis, curve.clock) {
+        (XAxis::Step, _) => "training step",
+        (XAxis::Hours, Clock::Run) => "hours of the run",
+        (XAxis::Hours, Clock::SinceFirstRecord) => "hours since the first evaluation",
+    };
+    let points = || curve.anchors.iter().flat_map(|a| &a.points);
+    let at = |p: &crate::CurvePoint| match axis {
+        XAxis::Step => p.step as f64,
+        XAxis::Hours => p.hours,
+    };
+    let (x_min, x_max) = padded_range(points().map(at));
+    let (y_min, y_max) = (-0.02, 1.02);
+    let x = |v: f64| LEFT + (v - x_min) / (x_max - x_min) * (WIDTH - LEFT - RIGHT);
+    let y = |s: f64| HEIGHT - BOTTOM - (s - y_min) / (y_max - y_min) * (HEIGHT - TOP - BOTTOM);
+    let mut svg = header();
+    let labels = (x_label, "score against the opponent (95% interval)");
+    axes(&mut svg, (x_min, x_max), (y_min, y_max), &x, &y, labels);
+    for (k, anchor) in curve.anchors.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let line: Vec<String> = anchor
+            .points
+            .iter()
+            .map(|p| format!("{:.1},{:.1}", x(at(p)), y(p.tally.score())))
+            .collect();
+        let _ = writeln!(
+            svg,
+            r#"<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{}"/>"#,
+            line.join(" ")
+        );
+        for p in &anchor.points {
+            let (score, games) = (p.tally.score(), f64::from(p.tally.games().max(1)));
+            let half = 1.96 * (p.tally.variance() / games).sqrt();
+            let (px, lo, hi) = (x(at(p)), y((score - half).max(0.0)), y((score + half).min(1.0)));
+            let _ = writeln!(
+                svg,
+                r#"<line x1="{px:.1}" y1="{lo:.1}" x2="{px:.1}" y2="{hi:.1}" stroke="{colour}" stroke-opacity="0.4"/>"#
+            );
+            let _ = writeln!(
+                svg,
+                r#"<circle cx="{px:.1}" cy="{:.1}" r="3" fill="{colour}"><title>step {} at {:.2} h: +{} ={} -{}</title></circle>"#,
+                y(score),
+                p.step,
+                p.hours,
+                p.tally.wins,
+                p.tally.draws,
+                p.tally.losses
+            );
+        }
+        legend_entry(&mut svg, k, colour, &anchor.opponent);
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// The opening of an SVG document of the plots' size, on white.
+fn header() -> String {
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">
+<rect width="100%" height="100%" fill="white"/>
+"#
+    )
+}
+
 /// The range of `values` with 5% room each side (a unit range around a single value).
 fn padded_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = values
@@ -114,13 +181,14 @@ fn padded_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
+/// The frame, the ticks and the labels `(x, y)` of a plot.
 fn axes(
     svg: &mut String,
     xs: (f64, f64),
     ys: (f64, f64),
     x: &dyn Fn(f64) -> f64,
     y: &dyn Fn(f64) -> f64,
-    x_label: &str,
+    (x_label, y_label): (&str, &str),
 ) {
     let (x0, x1, y0, y1) = (LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, TOP);
     let _ = writeln!(
@@ -155,7 +223,7 @@ fn axes(
     );
     let _ = writeln!(
         svg,
-        r#"<text x="15" y="{:.1}" text-anchor="middle" transform="rotate(-90 15 {:.1})">Elo (95% interval)</text>"#,
+        r#"<text x="15" y="{:.1}" text-anchor="middle" transform="rotate(-90 15 {:.1})">{y_label}</text>"#,
         (y0 + y1) / 2.0,
         (y0 + y1) / 2.0
     );
@@ -262,6 +330,32 @@ mod tests {
         assert_eq!(svg.matches("<circle").count(), 2);
         assert_eq!(svg.matches("stroke-dasharray").count(), 2, "a line per built-in player");
         assert!(svg.contains("alphabeta:2 250"));
+    }
+
+    #[test]
+    fn the_curve_has_a_point_per_evaluation_and_a_legend_line_per_opponent() {
+        use crate::curve::LearningCurve;
+        use crate::{EvalRecord, Tally};
+        let record = |opponent: &str, step: u64, wins: u32| EvalRecord {
+            generation: 0,
+            step,
+            net: format!("mcts:step-{step}:64"),
+            opponent: opponent.into(),
+            tally: Tally { wins, draws: 2, losses: 4 - wins },
+            score: 0.0,
+            unix_time: 0,
+            seconds: 0.0,
+            run_seconds: Some(step as f64 * 3.6),
+        };
+        let records = [record("a", 0, 0), record("a", 1000, 2), record("b", 1000, 4)];
+        let curve = LearningCurve::of(&records);
+        for (axis, label) in [(XAxis::Step, "training step"), (XAxis::Hours, "hours of the run")] {
+            let svg = curve_svg(&curve, axis);
+            assert_eq!(svg.matches("<circle").count(), 3);
+            assert_eq!(svg.matches("<polyline").count(), 2, "a line per opponent");
+            assert!(svg.contains(&format!(">{label}</text>")), "{svg}");
+            assert!(svg.contains("step 1000 at 1.00 h: +4 =2 -0"), "{svg}");
+        }
     }
 
     #[test]

@@ -45,13 +45,15 @@ fn opponent_is(record: &EvalRecord, spec: &str) -> bool {
     record.opponent == spec || spec == "alphabeta" && record.opponent.starts_with("alphabeta:")
 }
 
-/// Plays `best` against each of `opponents` and records the results.
+/// Plays `best` against each of `opponents` and records the results; `run_seconds` is the run's
+/// wall time now, when the caller keeps it (the learning curve's clock).
 pub fn evaluate(
     run: &CachedRun,
     config: &RunConfig,
     tables: Option<Arc<Tables>>,
     best: &BestNet,
     opponents: &[String],
+    run_seconds: Option<f64>,
     tb: &mut TbLogger,
 ) -> Result<()> {
     let eval = &config.eval;
@@ -76,6 +78,7 @@ pub fn evaluate(
         let (mut record, games) =
             play_anchor(&player, &opponent, &deck, rules, eval, config.seed, tables.clone())?;
         record.generation = best.generation;
+        record.run_seconds = run_seconds;
         let results: Vec<ResultRecord> = games.iter().map(ResultRecord::of).collect();
         append_records(run, Log::Results, &results)?;
         append_records(run, Log::Evaluations, std::slice::from_ref(&record))?;

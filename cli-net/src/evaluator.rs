@@ -28,7 +28,8 @@ pub fn run(args: GateArgs) -> Result<()> {
     set_cpu_threads(&config, 1);
     let tables = config.egdb.load()?;
     let mut tb = TbLogger::create(&cached.run().tb_dir().join("gate"))?;
-    let until = Until { candidates_ended: &|| !args.follow, final_evaluation: false };
+    let until =
+        Until { candidates_ended: &|| !args.follow, final_evaluation: false, run_clock: None };
     let gated = follow(&cached, &config, tables, &mut tb, &until)?;
     println!("gated {gated} candidates");
     Ok(())
@@ -40,6 +41,8 @@ pub struct Until<'a> {
     pub candidates_ended: &'a dyn Fn() -> bool,
     /// Then the best net plays the anchors of `[eval]` whether due or not (the final net).
     pub final_evaluation: bool,
+    /// The run's wall time so far, where the loop runs inside `run` (for the evaluation records).
+    pub run_clock: Option<&'a dyn Fn() -> f64>,
 }
 
 /// Gates each new candidate and evaluates the best net against the anchors when due (after a
@@ -61,8 +64,11 @@ pub fn follow(
         let last = ended && candidate.is_none() && until.final_evaluation;
         let opponents = retry(waiting, || evaluation::due(cached, config, &best, last))?;
         if !opponents.is_empty() {
-            let evaluate =
-                || evaluation::evaluate(cached, config, tables.clone(), &best, &opponents, tb);
+            let run_seconds = until.run_clock.map(|clock| clock());
+            let evaluate = || {
+                let tables = tables.clone();
+                evaluation::evaluate(cached, config, tables, &best, &opponents, run_seconds, tb)
+            };
             retry(waiting, evaluate)?;
         } else if let Some(step) = candidate {
             retry(waiting, || gate(cached, config, tables.clone(), step, &best, tb))?;

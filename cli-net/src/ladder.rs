@@ -3,10 +3,16 @@
 //! (Bradley-Terry maximum likelihood, anchored), as a table and as plots of Elo against training
 //! step (`RUN/elo.svg`) and against wall time (`RUN/elo-time.svg`). With endgame tables, each
 //! net's value accuracy on them (`egdb acc`, from `RUN/train/egdb_accuracy.jsonl`) stands beside
-//! its rating.
+//! its rating. Then the learning curve against the fixed opponents of `[eval]` (`RUN/eval.jsonl`):
+//! the results pooled over equal spans of the run's hours, the slope of the score per hour over
+//! the first and the last half of the run, and plots of each evaluation's score against step
+//! (`RUN/curve.svg`) and against the run's hours (`RUN/curve-time.svg`).
 
 use anyhow::{Context, Result};
-use arena::{default_anchor, elo_svg, linked_to, rate, read_results, XAxis, VIRTUAL_DRAWS};
+use arena::{
+    curve_svg, default_anchor, elo_svg, linked_to, rate, read_results, Clock, LearningCurve, Slope,
+    XAxis, VIRTUAL_DRAWS,
+};
 use cli::match_cmd::signed;
 use cli::net_commands::LadderArgs;
 use rundata::{CachedRun, Log, RunDir};
@@ -90,7 +96,68 @@ pub fn run(args: LadderArgs) -> Result<()> {
         }
     }
     tb.flush()?;
+    learning_curve(&cached, &plot)
+}
+
+/// Spans of the run's hours in the printed curve.
+const CURVE_SPANS: usize = 8;
+
+/// Prints and plots the learning curve against the fixed opponents, when the run has one.
+fn learning_curve(cached: &CachedRun, plot: &Path) -> Result<()> {
+    let records = crate::evaluation::read_evaluations(cached)?;
+    if records.is_empty() {
+        return Ok(());
+    }
+    let curve = LearningCurve::of(&records);
+    let end = curve.end_hours();
+    let clock = match curve.clock {
+        Clock::Run => "hours of the run",
+        Clock::SinceFirstRecord => {
+            "hours since the first evaluation (some records lack the run's time)"
+        }
+    };
+    println!();
+    println!("learning curve against the fixed opponents: {} evaluations; {clock}", records.len());
+    for anchor in &curve.anchors {
+        println!("{}", anchor.opponent);
+        println!(
+            "  {:>11}  {:>15}  {:>5}  {:>14}  {:>5}  {:>22}",
+            "hours", "steps", "games", "+W =D -L", "score", "Elo [95%]"
+        );
+        for span in anchor.spans(CURVE_SPANS, end) {
+            let (t, elo) = (span.tally, span.tally.elo());
+            println!(
+                "  {:>11}  {:>15}  {:>5}  {:>14}  {:.3}  {:>22}",
+                format!("{:.2}-{:.2}", span.hours.0, span.hours.1),
+                format!("{}-{}", span.steps.0, span.steps.1),
+                t.games(),
+                format!("+{} ={} -{}", t.wins, t.draws, t.losses),
+                t.score(),
+                format!("{} [{}, {}]", signed(elo.elo), signed(elo.low), signed(elo.high)),
+            );
+        }
+        let (first, last) = anchor.halves(end);
+        println!(
+            "  score per hour: first half {}, last half {}",
+            describe_slope(first),
+            describe_slope(last)
+        );
+    }
+    let step_plot = plot.with_file_name("curve.svg");
+    for (axis, path) in [(XAxis::Step, step_plot.clone()), (XAxis::Hours, time_plot(&step_plot))] {
+        std::fs::write(&path, curve_svg(&curve, axis))
+            .with_context(|| format!("writing {}", path.display()))?;
+        println!("plot: {}", path.display());
+    }
     Ok(())
+}
+
+/// `+0.120 ± 0.080 (14 evaluations)`, or why there is no slope.
+fn describe_slope(slope: Option<Slope>) -> String {
+    slope.map_or_else(
+        || "- (fewer than 3 evaluations)".to_string(),
+        |s| format!("{:+.3} ± {:.3} ({} evaluations)", s.per_hour, s.margin, s.points),
+    )
 }
 
 /// The plot against wall time, beside the plot against step: `elo.svg` → `elo-time.svg`.

@@ -193,6 +193,7 @@ fn gate(
     let until = evaluator::Until {
         candidates_ended: &|| shared.training_ended.load(SeqCst),
         final_evaluation: true,
+        run_clock: Some(&|| shared.spent().wall_seconds),
     };
     evaluator::follow(cached, config, tables, &mut tb, &until).map(drop)
 }

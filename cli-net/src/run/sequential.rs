@@ -34,7 +34,16 @@ pub(super) fn run(parts: Parts) -> Result<()> {
         // The best net against the fixed anchors: when due, and for the final net.
         let opponents = evaluation::due(cached, config, &best, limit.is_some())?;
         if !opponents.is_empty() {
-            evaluation::evaluate(cached, config, tables.clone(), &best, &opponents, &mut tb)?;
+            let run_seconds = Some(spent.wall_seconds);
+            evaluation::evaluate(
+                cached,
+                config,
+                tables.clone(),
+                &best,
+                &opponents,
+                run_seconds,
+                &mut tb,
+            )?;
             progress.save()?;
         }
         if let Some(limit) = limit {
