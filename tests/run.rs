@@ -124,6 +124,28 @@ pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
 }
 
 #[test]
+fn without_a_gate_every_candidate_plays_its_games_and_is_promoted() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string("configs/tiny-sparse.toml").unwrap();
+    assert!(tiny.contains("[gate]\ngames = 4\n"), "configs/tiny-sparse.toml changed its gate");
+    let config = dir.path().join("no-gate.toml");
+    std::fs::write(&config, tiny.replace("[gate]", "[gate]\nalways_promote = true")).unwrap();
+    let run_dir = dir.path().join("run");
+    let out = succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
+    assert!(out.contains("promoted (gate.always_promote: no gate)"), "{out}");
+    let gates = std::fs::read_to_string(run_dir.join("gates.jsonl")).unwrap();
+    let records: Vec<arena::GateRecord> =
+        gates.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(!records.is_empty(), "{out}");
+    for r in &records {
+        assert!(r.promoted && r.decided_by == arena::DecidedBy::Always, "{r:?}");
+        assert_eq!(r.games, 4, "every game is played, to rate the candidate: {r:?}");
+    }
+    let best = RunDir::existing(&run_dir).unwrap().best().unwrap().unwrap();
+    assert_eq!(best.generation as usize, records.len(), "each gate promoted its candidate");
+}
+
+#[test]
 fn a_different_config_for_an_existing_run_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let run_dir = dir.path().join("run");

@@ -1,6 +1,7 @@
 //! Gating: a candidate net plays the current best over the ballots and is promoted when it scores
-//! at least the threshold, or earlier when an SPRT decides. The caller moves the best pointer;
-//! this module decides and returns the record to keep.
+//! at least the threshold, or earlier when an SPRT decides; or, without a gate in effect
+//! (`always_promote`, KataGo's way), it plays every game, to be rated, and is promoted whatever it
+//! scores. The caller moves the best pointer; this module decides and returns the record to keep.
 
 use crate::error::ArenaError;
 use crate::fixture::{check_games, schedule};
@@ -35,11 +36,21 @@ pub struct GateConfig {
     /// MCTS playouts per decision of both nets. [`run_gate`] plays the contestants it is given;
     /// this is for the caller that builds them.
     pub playouts: u32,
+    /// Promote every candidate after all `games` (they only rate it): no gate in effect.
+    pub always_promote: bool,
 }
 
 impl Default for GateConfig {
     fn default() -> Self {
-        GateConfig { games: 40, threshold: 0.55, sprt: None, seed: 0, threads: 0, playouts: 100 }
+        GateConfig {
+            games: 40,
+            threshold: 0.55,
+            sprt: None,
+            seed: 0,
+            threads: 0,
+            playouts: 100,
+            always_promote: false,
+        }
     }
 }
 
@@ -77,6 +88,8 @@ pub enum DecidedBy {
     Sprt,
     /// The score against the threshold (possibly before the last game, once it was certain).
     Threshold,
+    /// `always_promote`: every game played, the candidate promoted whatever it scored.
+    Always,
 }
 
 /// The record of one gate, kept by the run (serde JSON).
@@ -151,7 +164,7 @@ pub fn run_gate(
             ControlFlow::Continue(())
         }
     })?;
-    let (promoted, decided_by) = decision.expect("the last game decides by the threshold");
+    let (promoted, decided_by) = decision.expect("the last game decides");
     let record = GateRecord {
         candidate: candidate.name().to_string(),
         candidate_step: candidate.step(),
@@ -173,6 +186,9 @@ pub fn run_gate(
 
 /// `Some((promote, why))` once the results so far decide the gate.
 fn decide(config: &GateConfig, tally: &Tally) -> Option<(bool, DecidedBy)> {
+    if config.always_promote {
+        return (tally.games() >= config.games).then_some((true, DecidedBy::Always));
+    }
     match config.sprt.as_ref().map(|sprt| sprt.state(tally)) {
         Some(SprtState::AcceptH1) => return Some((true, DecidedBy::Sprt)),
         Some(SprtState::AcceptH0) => return Some((false, DecidedBy::Sprt)),
@@ -226,5 +242,18 @@ mod tests {
             decide(&config, &Tally { wins: 0, draws: 0, losses: 5 }),
             Some((false, DecidedBy::Threshold))
         );
+    }
+
+    #[test]
+    fn without_a_gate_every_game_is_played_and_the_candidate_promoted() {
+        let sprt = Some(SprtConfig::default());
+        let config = GateConfig { games: 4, always_promote: true, sprt, ..GateConfig::default() };
+        assert_eq!(decide(&config, &Tally { wins: 0, draws: 0, losses: 3 }), None);
+        assert_eq!(
+            decide(&config, &Tally { wins: 0, draws: 0, losses: 4 }),
+            Some((true, DecidedBy::Always))
+        );
+        let json = r#"{"always_promote": true}"#;
+        assert!(serde_json::from_str::<GateConfig>(json).unwrap().always_promote);
     }
 }

@@ -109,7 +109,11 @@ pub fn gate(
         record.losses,
         record.score,
         record.games,
-        if record.promoted { "promoted" } else { "kept the best net" }
+        match (record.promoted, record.decided_by) {
+            (true, arena::DecidedBy::Always) => "promoted (gate.always_promote: no gate)",
+            (true, _) => "promoted",
+            (false, _) => "kept the best net",
+        }
     ));
     if let Some((r, anchor)) = elo {
         progress::line(format!(
