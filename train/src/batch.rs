@@ -23,6 +23,8 @@ pub struct HostBatch {
     policy_weight: Vec<f32>,
     /// `[B, 3]` target (win, draw, loss) for the mover.
     wdl: Vec<f32>,
+    /// `[B]` 1 for samples that are value targets, else 0 (see [`ValueTargets::quiet_only`]).
+    value_weight: Vec<f32>,
     /// `[B]` plies to the end.
     moves_left: Vec<f32>,
 }
@@ -41,8 +43,20 @@ pub struct Batch {
     pub policy_weight: Tensor,
     /// Float `[B, 3]` (win, draw, loss) targets for the mover.
     pub wdl: Tensor,
+    /// Float `[B]`: 1 for samples that are value targets, else 0.
+    pub value_weight: Tensor,
     /// Float `[B]` decision points to the end of the game.
     pub moves_left: Tensor,
+}
+
+/// What a sample's value target is made of.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ValueTargets {
+    /// The search value's share in the target (see [`wdl_target`]).
+    pub search_weight: f32,
+    /// Only positions without a capture pending are value targets (GuiNN's trainer): in the
+    /// others the material about to change hands makes the position's value a poor lesson.
+    pub quiet_only: bool,
 }
 
 /// The WDL target of a game result (1, 0, -1) mixed with the search value `v` (as
@@ -67,6 +81,7 @@ impl HostBatch {
             &mut self.policy,
             &mut self.policy_weight,
             &mut self.wdl,
+            &mut self.value_weight,
             &mut self.moves_left,
         ] {
             buf.clear();
@@ -84,10 +99,11 @@ impl HostBatch {
     }
 
     /// Appends one position, encoded as `input`, with its targets.
-    pub fn push(&mut self, record: RecordView<'_>, input: Input, search_value_weight: f32) {
+    pub fn push(&mut self, record: RecordView<'_>, input: Input, values: ValueTargets) {
         let at = self.inputs.len();
         self.inputs.resize(at + input.size(), 0.0);
-        input.encode_into(&record.observation(), &mut self.inputs[at..]);
+        let observation = record.observation();
+        input.encode_into(&observation, &mut self.inputs[at..]);
         let at = self.policy.len();
         self.policy.resize(at + POLICY_SIZE, 0.0);
         self.legal.resize(at + POLICY_SIZE, false);
@@ -101,7 +117,9 @@ impl HostBatch {
             self.policy[at..].iter_mut().for_each(|p| *p /= total);
         }
         self.policy_weight.push(f32::from(u8::from(record.full_search() && total > 0.0)));
-        self.wdl.extend(wdl_target(record.result(), record.search_value(), search_value_weight));
+        self.wdl.extend(wdl_target(record.result(), record.search_value(), values.search_weight));
+        let quiet = || observation.moving_piece.is_none() && !observation.position.has_capture();
+        self.value_weight.push(f32::from(u8::from(!values.quiet_only || quiet())));
         self.moves_left.push(f32::from(record.plies_to_end()));
     }
 
@@ -128,6 +146,7 @@ impl HostBatch {
             legal: put(Tensor::from_slice(&self.legal), &[b, POLICY_SIZE as i64]),
             policy_weight: put(Tensor::from_slice(&self.policy_weight), &[b]),
             wdl: put(Tensor::from_slice(&self.wdl), &[b, 3]),
+            value_weight: put(Tensor::from_slice(&self.value_weight), &[b]),
             moves_left: put(Tensor::from_slice(&self.moves_left), &[b]),
         }
     }
@@ -145,21 +164,22 @@ impl Batch {
             legal: put(&self.legal),
             policy_weight: put(&self.policy_weight),
             wdl: put(&self.wdl),
+            value_weight: put(&self.value_weight),
             moves_left: put(&self.moves_left),
         }
     }
 }
 
-/// How batches are drawn from the replay window: their size, the search value's share in the
-/// value target, and the device they are for.
+/// How batches are drawn from the replay window: their size, what their value targets are, and
+/// the device they are for.
 #[derive(Clone, Copy, Debug)]
 pub struct Sampler {
     /// Positions per batch.
     pub batch_size: usize,
     /// The net's input.
     pub input: Input,
-    /// See [`wdl_target`].
-    pub search_value_weight: f32,
+    /// The value targets.
+    pub values: ValueTargets,
     /// Where the batch will be trained ([`HostBatch::to_tensors`] pins its memory for CUDA).
     pub device: Device,
 }
@@ -170,7 +190,7 @@ impl Sampler {
     pub fn draw(&self, replay: &ReplayBuffer, rng: &mut SplitMix64, host: &mut HostBatch) -> Batch {
         host.clear();
         for _ in 0..self.batch_size {
-            host.push(replay.sample(rng), self.input, self.search_value_weight);
+            host.push(replay.sample(rng), self.input, self.values);
         }
         host.to_tensors(self.input, self.device)
     }
@@ -187,5 +207,30 @@ mod tests {
         assert_eq!(wdl_target(0, 0.5, 1.0), [0.5, 0.5, 0.0]);
         let mixed = wdl_target(1, -0.5, 0.5);
         assert_eq!(mixed, [0.5, 0.25, 0.25]);
+    }
+
+    #[test]
+    fn quiet_value_targets_leave_out_the_positions_with_a_capture_pending() {
+        let samples = crate::synthetic::synthetic_samples(400, 5);
+        let records = selfplay::shard::Records::parse(
+            selfplay::shard::Records::encode_all(&samples).unwrap(),
+            samples.len(),
+        )
+        .unwrap();
+        let quiet: Vec<bool> = samples
+            .iter()
+            .map(|s| s.observation.moving_piece.is_none() && !s.observation.position.has_capture())
+            .collect();
+        assert!(quiet.contains(&true) && quiet.contains(&false), "both kinds among the samples");
+        for quiet_only in [false, true] {
+            let mut host = HostBatch::default();
+            let values = ValueTargets { search_weight: 0.0, quiet_only };
+            for record in records.iter() {
+                host.push(record, Input::Features, values);
+            }
+            let expected: Vec<f32> =
+                quiet.iter().map(|&q| f32::from(u8::from(q || !quiet_only))).collect();
+            assert_eq!(host.value_weight, expected, "quiet_only = {quiet_only}");
+        }
     }
 }

@@ -45,6 +45,9 @@ pub struct TrainConfig {
     pub grad_clip_norm: f64,
     /// Share of the search value in the value target (the rest is the game result), in [0, 1].
     pub search_value_weight: f32,
+    /// Only positions without a capture pending are value targets (see
+    /// [`crate::batch::ValueTargets::quiet_only`]).
+    pub quiet_value_targets: bool,
     /// Weight of the policy loss.
     pub policy_weight: f32,
     /// Weight of the value (WDL) loss.
@@ -84,6 +87,7 @@ impl Default for TrainConfig {
             weight_decay: 1e-4,
             grad_clip_norm: 10.0,
             search_value_weight: 0.0,
+            quiet_value_targets: false,
             policy_weight: 1.0,
             value_weight: 1.0,
             moves_left_weight: 0.1,

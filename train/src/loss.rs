@@ -2,7 +2,8 @@
 //!
 //! - policy: cross-entropy of the net's policy, softmax over the legal steps only, against the
 //!   visit distribution, averaged over the full-search samples;
-//! - value: cross-entropy of the WDL head against the (result, search value) mix;
+//! - value: cross-entropy of the WDL head against the (result, search value) mix, averaged over
+//!   the samples that are value targets;
 //! - moves left: Huber loss on plies to the end, both divided by `moves_left_scale`.
 //!
 //! L2 is applied by the optimizer as weight decay, not here.
@@ -28,7 +29,8 @@ pub struct Losses {
     pub moves_left: Tensor,
     /// Mean entropy of the net's legal-step policy on the full-search samples.
     pub policy_entropy: Tensor,
-    /// Share of samples whose most likely predicted outcome is the target's most likely one.
+    /// Share of the value targets whose most likely predicted outcome is the target's most likely
+    /// one.
     pub value_accuracy: Tensor,
 }
 
@@ -45,15 +47,13 @@ pub fn losses(out: &NetOutput, batch: &Batch, config: &TrainConfig) -> Losses {
     let policy_entropy = ((entropy * weights).sum(Kind::Float) / &weight_sum).detach();
 
     let wdl = out.wdl.to_kind(Kind::Float);
-    let value = -(&batch.wdl * wdl.log_softmax(-1, Kind::Float))
-        .sum_dim_intlist(-1, false, Kind::Float)
-        .mean(Kind::Float);
-    let value_accuracy = wdl
-        .argmax(-1, false)
-        .eq_tensor(&batch.wdl.argmax(-1, false))
-        .to_kind(Kind::Float)
-        .mean(Kind::Float)
-        .detach();
+    let value_weights = &batch.value_weight;
+    let value_weight_sum = value_weights.sum(Kind::Float).clamp_min(1.0);
+    let value_cross_entropy =
+        -(&batch.wdl * wdl.log_softmax(-1, Kind::Float)).sum_dim_intlist(-1, false, Kind::Float);
+    let value = (value_cross_entropy * value_weights).sum(Kind::Float) / &value_weight_sum;
+    let hits = wdl.argmax(-1, false).eq_tensor(&batch.wdl.argmax(-1, false)).to_kind(Kind::Float);
+    let value_accuracy = ((hits * value_weights).sum(Kind::Float) / &value_weight_sum).detach();
 
     let scale = f64::from(config.moves_left_scale);
     let predicted = out.moves_left.to_kind(Kind::Float).view([-1]) / scale;

@@ -81,6 +81,7 @@ impl Drop for Prefetcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::ValueTargets;
     use crate::config::WindowConfig;
     use crate::synthetic::synthetic_samples;
     use selfplay::shard::Records;
@@ -95,13 +96,14 @@ mod tests {
         replay
     }
 
-    fn tensors(batch: &Batch) -> [&Tensor; 6] {
+    fn tensors(batch: &Batch) -> [&Tensor; 7] {
         [
             &batch.inputs,
             &batch.policy,
             &batch.legal,
             &batch.policy_weight,
             &batch.wdl,
+            &batch.value_weight,
             &batch.moves_left,
         ]
     }
@@ -112,7 +114,7 @@ mod tests {
         let sampler = Sampler {
             batch_size: 24,
             input: model::encoding::Input::Planes,
-            search_value_weight: 0.3,
+            values: ValueTargets { search_weight: 0.3, quiet_only: true },
             device: Device::Cpu,
         };
         let mut rng = SplitMix64::new(11);

@@ -3,7 +3,7 @@
 //! thread ([`crate::prefetch`]) while the window stays as it is, with the batches the training
 //! thread would draw itself.
 
-use crate::batch::{Batch, HostBatch, Sampler};
+use crate::batch::{Batch, HostBatch, Sampler, ValueTargets};
 use crate::config::TrainConfig;
 use crate::endgame::{EndgameAccuracy, EndgameSet, ENDGAME_LOG_FILE};
 use crate::error::TrainError;
@@ -293,7 +293,10 @@ impl Trainer {
         Sampler {
             batch_size: self.config.batch_size,
             input: model::encoding::Input::of(self.net.config()),
-            search_value_weight: self.config.search_value_weight,
+            values: ValueTargets {
+                search_weight: self.config.search_value_weight,
+                quiet_only: self.config.quiet_value_targets,
+            },
             device: self.net.device(),
         }
     }
