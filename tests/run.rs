@@ -146,6 +146,27 @@ fn without_a_gate_every_candidate_plays_its_games_and_is_promoted() {
 }
 
 #[test]
+fn a_learning_rate_over_the_budget_decays_as_the_budget_is_spent() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string("configs/tiny-sparse.toml").unwrap();
+    assert!(tiny.contains("selfplay_games = 16\n") && tiny.contains("games_per_generation = 8\n"));
+    let schedule =
+        "[train]\nwarmup_steps = 0\nschedule = {kind = \"cosine_budget\", final_fraction = 0.1}";
+    let config = dir.path().join("cosine.toml");
+    std::fs::write(&config, tiny.replace("[train]", schedule)).unwrap();
+    let run_dir = dir.path().join("run");
+    succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
+    let python = crate::cli::python();
+    let scalars = read_with_tensorboard(&python, &run_dir.join("tb").join("train"));
+    let rates: Vec<f32> = scalars["train/learning_rate"].iter().map(|p| p.1).collect();
+    // Generation 0 trains with half the games of the budget played (8 of 16), generation 1 with
+    // all of them: the cosine's middle, then its end (0.02 peak, 0.1 of it at the end).
+    let near = |a: f32, b: f32| (a - b).abs() < 1e-4;
+    assert!(rates.iter().all(|&r| near(r, 0.011) || near(r, 0.002)), "{rates:?}");
+    assert!(near(rates[0], 0.011) && near(*rates.last().unwrap(), 0.002), "{rates:?}");
+}
+
+#[test]
 fn a_different_config_for_an_existing_run_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let run_dir = dir.path().join("run");

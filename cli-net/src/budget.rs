@@ -76,6 +76,15 @@ pub fn exhausted(budget: &BudgetConfig, spent: &Spent, train_steps: u64) -> Opti
     None
 }
 
+/// The share of the budget spent (0..=1): of the limit nearest to being reached.
+pub fn share_spent(budget: &BudgetConfig, spent: &Spent, train_steps: u64) -> f64 {
+    let share = |used: f64, limit: f64| if limit > 0.0 { used / limit } else { 0.0 };
+    share(train_steps as f64, budget.train_steps as f64)
+        .max(share(spent.games as f64, budget.selfplay_games as f64))
+        .max(share(spent.wall_seconds, budget.wall_minutes * 60.0))
+        .clamp(0.0, 1.0)
+}
+
 /// Whether the wall-clock limit of the budget is reached.
 pub fn out_of_time(budget: &BudgetConfig, spent: &Spent) -> bool {
     budget.wall_minutes > 0.0 && spent.wall_seconds >= budget.wall_minutes * 60.0
@@ -94,6 +103,22 @@ pub fn games_for_phase(budget: &BudgetConfig, spent: &Spent) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_share_spent_is_that_of_the_nearest_limit() {
+        let budget = BudgetConfig {
+            train_steps: 0,
+            selfplay_games: 1000,
+            wall_minutes: 10.0,
+            ..BudgetConfig::default()
+        };
+        let spent = Spent { games: 100, wall_seconds: 300.0 };
+        assert_eq!(share_spent(&budget, &spent, 99_999), 0.5, "the wall time, 5 of 10 minutes");
+        let spent = Spent { games: 900, wall_seconds: 300.0 };
+        assert_eq!(share_spent(&budget, &spent, 0), 0.9);
+        let spent = Spent { games: 2000, wall_seconds: 0.0 };
+        assert_eq!(share_spent(&budget, &spent, 0), 1.0);
+    }
 
     #[test]
     fn each_limit_stops_the_run_and_zero_means_none() {

@@ -22,6 +22,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
     interrupt::install();
     let (cached, config) = retry("opening the run", || open_run_args(&args.run, "train"))?;
     let run = cached.run();
+    if matches!(config.train.schedule, train::ScheduleConfig::CosineBudget { .. }) {
+        eprintln!(
+            "note: `train.schedule` cosine_budget follows the budget of `checkers-zero run`; \
+             training on its own has none, so the learning rate stays at its peak"
+        );
+    }
     crate::run_state::set_cpu_threads(&config, 1);
     let tables = config.egdb.load()?;
     // A resumed window re-reads its shards, and a fresh cache has neither them nor the state.
@@ -36,6 +42,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         stop: &|| false,
         data_ended: &|| !args.follow,
         trained: &|_| {},
+        budget_spent: &|| None,
     };
     training::follow(&cached, &mut trainer, &until)?;
     if trainer.step() > start {

@@ -25,6 +25,8 @@ pub struct Until<'a> {
     pub data_ended: &'a dyn Fn() -> bool,
     /// Told of the trainer's step after each stretch of training.
     pub trained: &'a dyn Fn(u64),
+    /// The share of the run's budget spent, inside `run` (for a schedule over the budget).
+    pub budget_spent: &'a dyn Fn() -> Option<f64>,
 }
 
 /// Trains as the data arrives until `until` ends it, with a checkpoint every `checkpoint_every`
@@ -43,6 +45,9 @@ pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Resul
                 trainer.replay().added().len(),
                 trainer.replay().len()
             ));
+        }
+        if let Some(share) = (until.budget_spent)() {
+            trainer.set_budget_spent(share);
         }
         let next_checkpoint = saved.saturating_add(trainer.config().checkpoint_every);
         let trained = train_paid_steps(trainer, until.limit.min(next_checkpoint))?;

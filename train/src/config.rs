@@ -185,6 +185,16 @@ pub enum ScheduleConfig {
         /// Share of the peak learning rate at the end (0..=1).
         final_fraction: f64,
     },
+    /// Cosine from 1 down to `final_fraction` over the run's budget (the share of its first limit
+    /// spent: wall time, games or steps), as `run` reports it to the trainer. A resumed run with
+    /// a bigger budget stretches the cosine over the new budget: the rate rises to where the
+    /// longer run would have it now (a warm restart) and decays to the same end. Outside `run`
+    /// (no budget) the peak rate.
+    #[serde(rename = "cosine_budget")]
+    CosineBudget {
+        /// Share of the peak learning rate at the end of the budget (0..=1).
+        final_fraction: f64,
+    },
 }
 
 impl TrainConfig {
@@ -247,6 +257,10 @@ impl TrainConfig {
             {
                 let value = format!("cosine over {total_steps} to {final_fraction}");
                 return bad("schedule", &value, "total_steps > 0 and final_fraction in [0, 1]");
+            }
+            ScheduleConfig::CosineBudget { final_fraction } if !unit(final_fraction) => {
+                let value = format!("cosine over the budget to {final_fraction}");
+                return bad("schedule", &value, "final_fraction in [0, 1]");
             }
             _ => {}
         }

@@ -1,9 +1,11 @@
-//! The learning rate at each step: linear warm-up, then the configured schedule.
+//! The learning rate at each step: linear warm-up, then the configured schedule (over steps, or
+//! over the run's budget).
 
 use crate::config::{ScheduleConfig, TrainConfig};
 
-/// The learning rate for update number `step` (0-based).
-pub fn learning_rate(config: &TrainConfig, step: u64) -> f64 {
+/// The learning rate for update number `step` (0-based), `budget_spent` of the run's budget
+/// (0..=1) spent, when a run reports it.
+pub fn learning_rate(config: &TrainConfig, step: u64, budget_spent: Option<f64>) -> f64 {
     let warmup = if step < config.warmup_steps {
         (step + 1) as f64 / config.warmup_steps as f64
     } else {
@@ -14,12 +16,19 @@ pub fn learning_rate(config: &TrainConfig, step: u64) -> f64 {
         ScheduleConfig::Constant => 1.0,
         ScheduleConfig::Step { every, factor } => factor.powf((after / every) as f64),
         ScheduleConfig::Cosine { total_steps, final_fraction } => {
-            let progress = (after as f64 / total_steps as f64).min(1.0);
-            final_fraction
-                + (1.0 - final_fraction) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())
+            cosine(after as f64 / total_steps as f64, final_fraction)
+        }
+        ScheduleConfig::CosineBudget { final_fraction } => {
+            cosine(budget_spent.unwrap_or(0.0), final_fraction)
         }
     };
     config.learning_rate * warmup * share
+}
+
+/// From 1 at `progress` 0 down to `final_fraction` at 1 and after, along half a cosine.
+fn cosine(progress: f64, final_fraction: f64) -> f64 {
+    let progress = progress.clamp(0.0, 1.0);
+    final_fraction + (1.0 - final_fraction) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())
 }
 
 #[cfg(test)]
@@ -29,19 +38,28 @@ mod tests {
     #[test]
     fn warmup_then_schedules() {
         let base = TrainConfig { learning_rate: 1.0, warmup_steps: 4, ..Default::default() };
-        assert_eq!(learning_rate(&base, 0), 0.25);
-        assert_eq!(learning_rate(&base, 3), 1.0);
-        assert_eq!(learning_rate(&base, 1000), 1.0);
+        assert_eq!(learning_rate(&base, 0, None), 0.25);
+        assert_eq!(learning_rate(&base, 3, None), 1.0);
+        assert_eq!(learning_rate(&base, 1000, None), 1.0);
         let step = TrainConfig {
             schedule: ScheduleConfig::Step { every: 10, factor: 0.1 },
             ..base.clone()
         };
-        assert!((learning_rate(&step, 4 + 25) - 0.01).abs() < 1e-12);
+        assert!((learning_rate(&step, 4 + 25, None) - 0.01).abs() < 1e-12);
         let cosine = TrainConfig {
             schedule: ScheduleConfig::Cosine { total_steps: 100, final_fraction: 0.1 },
-            ..base
+            ..base.clone()
         };
-        assert!((learning_rate(&cosine, 4 + 50) - 0.55).abs() < 1e-12);
-        assert!((learning_rate(&cosine, 4 + 500) - 0.1).abs() < 1e-12);
+        assert!((learning_rate(&cosine, 4 + 50, None) - 0.55).abs() < 1e-12);
+        assert!((learning_rate(&cosine, 4 + 500, None) - 0.1).abs() < 1e-12);
+        let budget =
+            TrainConfig { schedule: ScheduleConfig::CosineBudget { final_fraction: 0.1 }, ..base };
+        assert_eq!(learning_rate(&budget, 1000, None), 1.0, "no budget: the peak");
+        assert!((learning_rate(&budget, 1000, Some(0.5)) - 0.55).abs() < 1e-12);
+        assert!((learning_rate(&budget, 1000, Some(1.0)) - 0.1).abs() < 1e-12);
+        assert!((learning_rate(&budget, 1000, Some(1.5)) - 0.1).abs() < 1e-12, "flat after");
+        // A resume to twice the budget at its end: the rate rises back to the middle.
+        assert!((learning_rate(&budget, 1000, Some(1.0 / 2.0)) - 0.55).abs() < 1e-12);
+        assert!(learning_rate(&budget, 2, Some(0.5)) < 0.55, "warm-up first");
     }
 }

@@ -121,6 +121,9 @@ pub struct Trainer {
     endgame_measured: Option<u64>,
     /// The last measurement, until [`Trainer::take_endgame_accuracy`] takes it.
     endgame_new: Option<EndgameAccuracy>,
+    /// The share of the run's budget spent, as the run last reported it (for a schedule over
+    /// the budget).
+    budget_spent: Option<f64>,
 }
 
 impl Trainer {
@@ -158,6 +161,7 @@ impl Trainer {
             endgame: None,
             endgame_measured: opened.resumed_from.as_ref().map(|_| state.step),
             endgame_new: None,
+            budget_spent: None,
             last_checkpoint: opened.resumed_from.clone(),
             paths,
             net,
@@ -216,6 +220,11 @@ impl Trainer {
     /// new one since the last call).
     pub fn take_endgame_accuracy(&mut self) -> Option<EndgameAccuracy> {
         self.endgame_new.take()
+    }
+
+    /// The share of the run's budget spent (0..=1), for a schedule over the budget.
+    pub fn set_budget_spent(&mut self, share: f64) {
+        self.budget_spent = Some(share);
     }
 
     /// Reads new shards into the replay window.
@@ -322,7 +331,7 @@ impl Trainer {
         if !grad_norm.is_finite() {
             return self.skip(total, grad_norm);
         }
-        self.optimizer.step(learning_rate(&self.config, self.step));
+        self.optimizer.step(learning_rate(&self.config, self.step, self.budget_spent));
         self.step += 1;
         self.bad_in_row = 0;
         let m = &mut self.meter;
@@ -369,7 +378,7 @@ impl Trainer {
         let elapsed = self.since.elapsed().as_secs_f64();
         self.since = Instant::now();
         let samples_per_s = f64::from(m.steps) * self.config.batch_size as f64 / elapsed.max(1e-9);
-        let lr = learning_rate(&self.config, self.step.saturating_sub(1));
+        let lr = learning_rate(&self.config, self.step.saturating_sub(1), self.budget_spent);
         let points = [
             ("loss/policy", m.policy / n),
             ("loss/value", m.value / n),

@@ -12,7 +12,7 @@
 //! every role at its next safe point, and so does a role that fails: its error ends the run.
 
 use super::{figures, phase_seed, step_limit, Parts};
-use crate::budget::{exhausted, games_for_phase, out_of_time, Progress, Spent};
+use crate::budget::{exhausted, games_for_phase, out_of_time, share_spent, Progress, Spent};
 use crate::config::{BudgetConfig, RunConfig};
 use crate::evaluator;
 use crate::interrupt;
@@ -177,6 +177,9 @@ fn train(
         stop: &|| out_of_time(&shared.budget, &shared.spent()),
         data_ended: &|| shared.selfplay_ended.load(SeqCst),
         trained: &|step| shared.step.store(step, SeqCst),
+        budget_spent: &|| {
+            Some(share_spent(&shared.budget, &shared.spent(), shared.step.load(SeqCst)))
+        },
     };
     training::follow(cached, trainer, &until)
 }

@@ -3,7 +3,7 @@
 //! after a promotion, one after the other on all the cores.
 
 use super::{figures, phase_seed, step_limit, Parts};
-use crate::budget::{exhausted, games_for_phase};
+use crate::budget::{exhausted, games_for_phase, share_spent};
 use crate::evaluation;
 use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
@@ -72,6 +72,7 @@ pub(super) fn run(parts: Parts) -> Result<()> {
         println!("  {}", describe(&report.totals));
         set_cpu_threads(config, 1);
         warn_damaged(&trainer.refresh()?);
+        trainer.set_budget_spent(share_spent(&config.budget, &progress.spent(), trainer.step()));
         let trained = train_paid_steps(&mut trainer, step_limit(config))?;
         if trained > 0 {
             trainer.checkpoint()?;
