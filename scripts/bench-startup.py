@@ -1,4 +1,4 @@
-"""Start-up and Hub serving figures (README, performance): process start of `perft 1`, of a
+"""Start-up and Hub serving figures (docs/performance.md): process start of `perft 1`, of a
 two-game `match` between built-in players, of `hub` to `ready`, and moves served per second by one
 `hub` process against one `bestmove` process per move.
 

@@ -1,4 +1,4 @@
-"""What object storage costs self-play (README, many machines): `selfplay` writing to SeaweedFS
+"""What object storage costs self-play (docs/many-machines.md): `selfplay` writing to SeaweedFS
 against writing to local disk, on the same machine, alternating, with one SeaweedFS server running
 through every run (so both arms share its idle load), and where the CPU time goes: the self-play
 process by thread (the upload threads apart), the server, and the machine's load.

@@ -24,7 +24,7 @@ pub enum Thinking {
 /// Leaves a player's search hands to the evaluator at once with a playout budget: few, so that
 /// virtual loss hardly bends the search (many games share one batch in matches and gates).
 /// Measured with one net at 64 playouts over the 314 ballot games: 2 leaves scored 0.710 against
-/// 8 (README, "What made it stronger").
+/// 8 (docs/training-results.md, "What made it stronger").
 const PLAYOUT_LEAVES: u32 = 2;
 
 /// Leaves a player's search hands over at once under a time budget, where a game's own batches
@@ -33,7 +33,7 @@ const TIMED_LEAVES: u32 = 8;
 
 /// A player's policy temperature: the search looks wider than the net's priors say. The 2-hour
 /// run's final net against itself at 1.0, 314 games each: 1.3 scored 0.553 and 1.6 0.586 at 64
-/// playouts (README, "What made it stronger").
+/// playouts (docs/training-results.md, "What made it stronger").
 const PLAYER_POLICY_TEMPERATURE: f32 = 1.6;
 
 /// A player's search for `thinking`: the defaults without exploration noise (the most visited

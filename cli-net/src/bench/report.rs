@@ -52,7 +52,7 @@ pub struct Figures {
     pub machine: String,
 }
 
-/// Prints the figures as a Markdown table (what the README's performance section holds), with the
+/// Prints the figures as a Markdown table (what docs/performance.md holds), with the
 /// details behind the self-play and training ratios.
 pub fn print_table(
     f: &Figures,
