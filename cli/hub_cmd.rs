@@ -5,7 +5,7 @@
 use crate::lone_player;
 use crate::match_cmd::NetArgs;
 use anyhow::Result;
-use arena::{Contestant, Entrant, Player};
+use arena::{Contestant, Entrant, Player, PlayerSpec};
 use clap::Args;
 use draughts::Game;
 use hub::{Engine, Thought};
@@ -13,15 +13,20 @@ use search::{NetLoader, ThinkRequest};
 use std::io::BufReader;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Without `--player` or `--net`: the built-in engine, at the time the GUI's `level` gives.
 const DEFAULT_PLAYER: &str = "alphabeta:6";
+/// The time per move of an alpha-beta player that names neither depth nor time (`alphabeta`,
+/// `alphabeta,net=CKPT`) until the GUI's `level` sets one, unless `--time` gives another.
+const OWN_MOVE_TIME: Duration = Duration::from_secs(1);
 
 /// `checkers-zero hub`.
 #[derive(Args)]
 pub struct HubArgs {
     /// The player behind the engine, written as for `match` (default alphabeta:6; a `level`
-    /// from the GUI replaces its depth, time or playouts).
+    /// from the GUI replaces its depth, time or playouts; a bare `alphabeta` thinks 1 s a move
+    /// until then, or `--time`).
     #[arg(long, conflicts_with = "net")]
     player: Option<String>,
     /// A checkpoint or run directory to play with MCTS (the same as `--player mcts:CKPT`).
@@ -52,7 +57,12 @@ impl HubArgs {
 
 /// Serves the Hub protocol until `quit` or the end of input; `nets` loads a net player's net.
 pub fn run(args: HubArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
-    let entrant = lone_player::load(&args.spec(), &args.options.options(nets)?)?;
+    let spec = args.spec();
+    let mut options = args.options.options(nets)?;
+    if matches!(spec.parse(), Ok(PlayerSpec::AlphaBeta { limit: None, .. })) {
+        options.time.get_or_insert(OWN_MOVE_TIME);
+    }
+    let entrant = lone_player::load(&spec, &options)?;
     let engine = PlayerEngine { player: entrant.player(args.seed)?, entrant, seed: args.seed };
     let input = BufReader::new(std::io::stdin());
     hub::serve(engine, input, std::io::stdout()).map_err(|err| anyhow::anyhow!("hub: {err}"))

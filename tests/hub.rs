@@ -39,6 +39,12 @@ fn alphabeta_behind_hub_beats_random_moves_with_either_colour() {
 }
 
 #[test]
+fn a_bare_alphabeta_behind_hub_takes_its_time_from_the_level() {
+    let out = drive("random", &["--player", "alphabeta"]);
+    assert_eq!(out.matches("random: engine as side").count(), 2, "{out}");
+}
+
+#[test]
 fn two_hub_engines_play_a_whole_game_under_clock_and_node_levels() {
     drive("engines", &["--player", "alphabeta:4"]);
 }

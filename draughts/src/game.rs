@@ -24,6 +24,17 @@ impl Default for DrawRules {
     }
 }
 
+impl DrawRules {
+    /// These rules with the one that `reason` names turned off (for play that goes on past it).
+    pub fn without(self, reason: DrawReason) -> DrawRules {
+        match reason {
+            DrawReason::Repetition => DrawRules { repetitions: 0, ..self },
+            DrawReason::NoProgress => DrawRules { no_progress_moves: 0, ..self },
+            DrawReason::PlyCap => DrawRules { max_plies: 0, ..self },
+        }
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -118,6 +129,15 @@ impl Game {
             hashes: vec![start.hash()],
             no_progress: vec![0],
         }
+    }
+
+    /// The same game, its start and its moves, under `rules` instead.
+    pub fn under(&self, rules: DrawRules) -> Game {
+        let mut game = Game::new(self.start, rules);
+        for &mv in &self.moves {
+            game.play_unchecked(mv);
+        }
+        game
     }
 
     /// The current position.

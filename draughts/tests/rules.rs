@@ -134,6 +134,10 @@ fn no_progress_rule_counts_moves_of_each_side_and_resets_on_a_man_move() {
     assert_eq!(game.outcome(), None);
     play_all(&mut game, &["32-28"]);
     assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::NoProgress)));
+    // Play that goes on past the rule: the same game under the rules without it.
+    let on = game.under(rules.without(DrawReason::NoProgress));
+    assert_eq!((on.outcome(), on.moves(), on.position()), (None, game.moves(), game.position()));
+    assert_eq!(on.no_progress_plies(), game.no_progress_plies());
     let acf = Game::new(fen("B:WK32:BK1"), DrawRules::default());
     assert_eq!(acf.rules().no_progress_moves, 40);
 }

@@ -5,7 +5,7 @@ use crate::engine::Engine;
 use crate::level::Level;
 use crate::line::{quoted, Line};
 use crate::notation::{move_text, parse_move, parse_position};
-use draughts::{DrawRules, Game, Move};
+use draughts::{DrawReason, DrawRules, Game, Move, Outcome};
 use search::{MoveBudget, Progress, Score, SearchControl, ThinkRequest};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -225,9 +225,22 @@ impl Session {
         let Some(game) = self.game.clone() else {
             return self.out.error("go: no position yet (send pos first)");
         };
-        if let Some(outcome) = game.outcome() {
-            return self.out.error(&format!("go: the game is over ({outcome:?})"));
-        }
+        let game = match game.outcome() {
+            None => game,
+            // A GUI or referee that does not apply a draw rule still wants a move: play on
+            // under the rules without it, and say so.
+            Some(Outcome::Draw(reason)) if !game.position().legal_moves().is_empty() => {
+                let rule = match reason {
+                    DrawReason::Repetition => "repetition",
+                    DrawReason::NoProgress => "the 40-move rule",
+                    DrawReason::PlyCap => "the length cap",
+                };
+                let note = format!("the position is a draw by {rule}; playing on, as moves remain");
+                self.out.line(&format!("info message={}", quoted(&note)));
+                game.under(game.rules().without(reason))
+            }
+            Some(outcome) => return self.out.error(&format!("go: the game is over ({outcome:?})")),
+        };
         let mut budget = self.level.budget();
         self.ponder_time = None;
         if let (Some("ponder"), MoveBudget::Time(time)) = (mode, budget) {
@@ -405,6 +418,22 @@ mod tests {
         assert_eq!(lines[6], "info depth=1 nodes=1 score=99.97 time=0.001 nps=1000 pv=22-17");
         assert_eq!(lines[7], "done move=22-17");
         assert_eq!(lines.len(), 8, "nothing after quit: {lines:?}");
+    }
+
+    #[test]
+    fn a_draw_by_rule_with_moves_left_is_played_on_with_a_note() {
+        // The start position a third time: a draw by repetition, though both kings can move.
+        let shuffle = "1-5 32-28 5-1 28-32";
+        let input = format!("pos pos=B:WK32:BK1 moves=\"{shuffle} {shuffle}\"\ngo think\nquit\n");
+        let (ok, lines) = session(&input, usize::MAX);
+        assert!(ok);
+        assert_eq!(
+            lines[0],
+            "info message=\"the position is a draw by repetition; playing on, as moves remain\"",
+            "{lines:?}"
+        );
+        assert!(lines[1].starts_with("info depth=1"), "{lines:?}");
+        assert!(lines[2].starts_with("done move="), "{lines:?}");
     }
 
     #[test]
