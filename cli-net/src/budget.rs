@@ -3,10 +3,11 @@
 
 use crate::config::BudgetConfig;
 use anyhow::{Context, Result};
-use rundata::{write_atomic, RunDir};
+use rundata::RunDir;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Instant;
+use support::write_atomic;
 
 /// What the run has spent so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

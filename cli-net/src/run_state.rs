@@ -25,14 +25,14 @@ pub fn open_run(cached: &CachedRun, config: Option<&Path>) -> Result<RunConfig> 
     let saved = run.config_file();
     if cached.is_remote() {
         if let Some(bytes) = cached.store().get("config.toml")? {
-            rundata::write_atomic(&saved, &bytes)?;
+            support::write_atomic(&saved, &bytes)?;
         }
     }
     if !saved.exists() {
         let path =
             config.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("configs/default.toml"));
         let config = RunConfig::load(&path)?;
-        rundata::write_atomic(&saved, provenance(&config).as_bytes())?;
+        support::write_atomic(&saved, provenance(&config).as_bytes())?;
         if cached.publish(&saved)? == Created::New {
             return Ok(config);
         }

@@ -33,7 +33,7 @@ pub fn download_state(cached: &CachedRun) -> Result<()> {
     let log = dir.join(ENDGAME_LOG_FILE);
     if !log.exists() {
         if let Some(bytes) = cached.store().get(&format!("{STATES}/{ENDGAME_LOG_FILE}"))? {
-            rundata::write_atomic(&log, &bytes)?;
+            support::write_atomic(&log, &bytes)?;
         }
     }
     Ok(())

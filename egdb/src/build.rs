@@ -192,7 +192,7 @@ fn remove_stale_temporaries(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = crate::file::temporary_owner(&name) else { continue };
+        let Some(pid) = support::temporary_owner(&name) else { continue };
         let running = Path::new("/proc").join(pid.to_string()).exists();
         if !running && Path::new("/proc/self").exists() {
             let _ = std::fs::remove_file(entry.path());

@@ -71,6 +71,13 @@ pub enum EgdbError {
     },
 }
 
+/// A table file that could not be put in place (its writing, flush or rename).
+impl From<support::WriteError> for EgdbError {
+    fn from(error: support::WriteError) -> Self {
+        EgdbError::io(error.path, "write into place", error.source)
+    }
+}
+
 impl EgdbError {
     /// An I/O error on `path` while doing `action`.
     pub(crate) fn io(

@@ -120,9 +120,8 @@ pub(crate) fn data_len(positions: u64, bits: u32) -> u64 {
     (positions * u64::from(bits)).div_ceil(8)
 }
 
-/// Writes a table file atomically: into a hidden temporary file beside it, flushed to disk, then
-/// renamed over `path`, so a crash leaves either the whole new table or none. Returns the bytes
-/// written.
+/// Writes a table file atomically ([`support::replace_atomic`]), so a crash leaves either the
+/// whole new table or none. Returns the bytes written.
 pub(crate) fn write_table(
     path: &Path,
     kind: Kind,
@@ -140,31 +139,15 @@ pub(crate) fn write_table(
         data_len: data.len() as u64,
         data_crc: crc32fast::hash(data),
     };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    // Unique to this process: two builds writing the same folder never share a temporary file.
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let write = |file: &mut File| -> std::io::Result<()> {
-        file.write_all(&header.encode())?;
-        file.write_all(data)?;
-        file.sync_all()
-    };
-    let mut file = File::create(&tmp).map_err(|e| EgdbError::io(&tmp, "create", e))?;
-    write(&mut file).map_err(|e| EgdbError::io(&tmp, "write", e))?;
-    drop(file);
-    std::fs::rename(&tmp, path).map_err(|e| EgdbError::io(path, "rename into place", e))?;
-    // Make the rename itself durable; not every file system lets a folder be synced.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
+    support::replace_atomic(path, |tmp| {
+        let write = |file: &mut File| -> std::io::Result<()> {
+            file.write_all(&header.encode())?;
+            file.write_all(data)
+        };
+        let mut file = File::create(tmp).map_err(|e| EgdbError::io(tmp, "create", e))?;
+        write(&mut file).map_err(|e| EgdbError::io(tmp, "write", e))
+    })?;
     Ok((HEADER_LEN + data.len()) as u64)
-}
-
-/// The process id in the name of a temporary file that [`write_table`] makes
-/// (`.NAME.PID.tmp`), or `None` for any other name.
-pub(crate) fn temporary_owner(name: &str) -> Option<u32> {
-    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
-    rest.rsplit('.').next()?.parse().ok()
 }
 
 /// A checked table file, mapped into memory.
@@ -323,7 +306,5 @@ mod tests {
         other_version[8] = 9;
         assert!(matches!(damaged(&other_version), EgdbError::Version { found: 9, .. }));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file is left");
-        assert_eq!(temporary_owner(".1m0k-0m1k.wdl.4242.tmp"), Some(4242));
-        assert_eq!(temporary_owner("1m0k-0m1k.wdl"), None);
     }
 }

@@ -393,7 +393,7 @@ fn an_interrupted_build_reuses_finished_slices() {
         entries.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
     };
     assert!(names().iter().all(|n| !n.ends_with(".tmp")));
-    let stale = dir.path().join(".0m1k-0m1k.wdl.999999999.tmp");
+    let stale = dir.path().join(".0m1k-0m1k.wdl.999999999-0.tmp");
     std::fs::write(&stale, b"half a table").unwrap();
     let again = build(dir.path(), 3, |_| {}).unwrap();
     assert_eq!((again.slices_built, again.slices_reused), (0, 34));

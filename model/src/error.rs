@@ -54,9 +54,9 @@ pub enum ModelError {
     Torch(#[from] tch::TchError),
 }
 
-/// An atomic write (`rundata::replace_atomic`) that failed.
-impl From<rundata::WriteError> for ModelError {
-    fn from(error: rundata::WriteError) -> ModelError {
+/// An atomic write (`support::replace_atomic`) that failed.
+impl From<support::WriteError> for ModelError {
+    fn from(error: support::WriteError) -> ModelError {
         ModelError::Io { path: error.path, source: error.source }
     }
 }

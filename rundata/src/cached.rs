@@ -4,8 +4,9 @@
 //! into the cache (through a temporary file and a rename, so nothing half-written is read) and
 //! finished files are uploaded from it.
 
-use crate::{write_atomic, BestNet, Created, Promotion, RunDir, RunDirError, Store};
+use crate::{BestNet, Created, Promotion, RunDir, RunDirError, Store};
 use std::path::{Path, PathBuf};
+use support::write_atomic;
 
 /// A run's store and this process's local folder for it.
 #[derive(Debug)]

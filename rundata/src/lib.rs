@@ -40,6 +40,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
+use support::WriteError;
 
 /// Errors reading or writing the run directory, naming the path.
 #[derive(Debug, thiserror::Error)]
@@ -198,18 +199,6 @@ impl RunDir {
     }
 }
 
-/// A failed atomic write: the file being replaced (not the temporary one) and what the
-/// operating system said.
-#[derive(Debug, thiserror::Error)]
-#[error("{path}")]
-pub struct WriteError {
-    /// The file being replaced.
-    pub path: PathBuf,
-    /// What the operating system said.
-    #[source]
-    pub source: io::Error,
-}
-
 impl From<StoreError> for RunDirError {
     fn from(error: StoreError) -> RunDirError {
         RunDirError::Store(Box::new(error))
@@ -220,42 +209,6 @@ impl From<WriteError> for RunDirError {
     fn from(error: WriteError) -> RunDirError {
         RunDirError::Io { path: error.path, source: error.source }
     }
-}
-
-/// Writes `bytes` to `path` so that a crash leaves either the old file or the complete new one
-/// (see [`replace_atomic`]); every file of a run goes through it. Errors name `path`.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
-    replace_atomic(path, |tmp| {
-        fs::write(tmp, bytes).map_err(|source| WriteError { path: path.to_path_buf(), source })
-    })
-}
-
-/// Replaces `path` atomically with what `write` puts in the temporary file it is given (in the
-/// same folder, named `.NAME.PID-N.tmp`): fsync, rename, fsync of the folder. A reader sees the old
-/// file or the new one, never half of one; a failed write leaves the old file and removes the
-/// temporary one. Errors name `path`, not the temporary file.
-pub fn replace_atomic<E: From<WriteError>>(
-    path: &Path,
-    write: impl FnOnce(&Path) -> Result<(), E>,
-) -> Result<(), E> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let io = |source| E::from(WriteError { path: path.to_path_buf(), source });
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| io(io::Error::other("not a file name")))?;
-    let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(".{}.{}-{unique}.tmp", name.to_string_lossy(), std::process::id()));
-    let result = write(&tmp)
-        .and_then(|()| fs::File::open(&tmp).and_then(|f| f.sync_all()).map_err(io))
-        .and_then(|()| fs::rename(&tmp, path).map_err(io));
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result?;
-    // Make the rename itself durable; not every platform lets a folder be opened and synced.
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
 }
 
 /// A file name unique across threads, processes and machines that sorts by `created_unix_ms`:

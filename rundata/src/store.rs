@@ -156,7 +156,7 @@ impl fmt::Debug for Store {
     }
 }
 
-/// A local folder, created if missing; writes are fsynced like [`crate::write_atomic`]'s.
+/// A local folder, created if missing; writes are fsynced like [`support::write_atomic`]'s.
 fn local(location: &str) -> Result<(Box<dyn ObjectStore>, Context), StoreError> {
     let context = Context::local(location);
     let opening = |problem| context.error("opening", problem);

@@ -213,7 +213,7 @@ impl Session<'_> {
         if self.config.write_pdn {
             let games: Vec<PdnGame> = pending.iter().map(to_pdn).collect();
             let path = self.run.games_dir().join(format!("{}.pdn", encoded.stem()));
-            rundata::write_atomic(&path, draughts::write_pdn(&games).as_bytes())
+            support::write_atomic(&path, draughts::write_pdn(&games).as_bytes())
                 .map_err(rundata::RunDirError::from)?;
         }
         let shard = encoded.write(&self.run.shards_dir())?;

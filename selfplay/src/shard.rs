@@ -36,7 +36,7 @@ pub enum ShardError {
     Write {
         /// The failed write, naming the file.
         #[from]
-        source: rundata::WriteError,
+        source: support::WriteError,
     },
     /// The file does not start with [`MAGIC`].
     #[error("{path}: not a trajectory shard (wrong magic)")]

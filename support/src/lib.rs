@@ -1,11 +1,13 @@
 //! Small helpers every checkers-zero crate shares, with no heavy dependency (no tch), so the
 //! rules engine, the search and run-data code can use them too.
 
+pub mod atomic;
 pub mod check;
 pub mod device;
 pub mod error;
 pub mod rng;
 
+pub use atomic::{replace_atomic, temporary_owner, write_atomic, WriteError};
 pub use check::{check, Invalid};
 pub use device::{DeviceSpec, DeviceSpecError};
 pub use error::one_line;

@@ -54,6 +54,6 @@ pub fn save(
     let header: HashMap<String, String> = header.into_iter().collect();
     let bytes = safetensors::serialize(tensors.iter().map(|(n, t)| (n.as_str(), t)), &Some(header))
         .map_err(|source| ModelError::Save { path: path.to_path_buf(), source })?;
-    rundata::write_atomic(path, &bytes)?;
+    support::write_atomic(path, &bytes)?;
     Ok(meta)
 }

@@ -8,10 +8,10 @@ mod torchscript;
 
 use crate::checkpoint::{self, Extras};
 use crate::error::ModelError;
-use rundata::write_atomic;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use support::write_atomic;
 use tch::Device;
 
 /// The ResNet in words, for the description (and for a safetensors user rebuilding it).

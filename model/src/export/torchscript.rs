@@ -4,8 +4,8 @@
 use crate::encoding::Input;
 use crate::error::ModelError;
 use crate::net::PolicyValueNet;
-use rundata::replace_atomic;
 use std::path::Path;
+use support::replace_atomic;
 use tch::nn::ModuleT;
 use tch::{CModule, Kind, Tensor};
 

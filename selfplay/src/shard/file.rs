@@ -18,10 +18,10 @@
 use super::record::{Records, FIXED_BYTES};
 use super::ShardError;
 use crate::sample::Sample;
-use rundata::write_atomic;
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use support::write_atomic;
 
 /// The first 8 bytes of every shard file.
 pub const MAGIC: [u8; 8] = *b"CKZSHARD";
