@@ -16,7 +16,7 @@ use egdb::Tables;
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 use support::check;
 
 /// `[eval]`: which fixed opponents a run's best net plays, how many games, and how it thinks.
@@ -140,7 +140,7 @@ pub fn play_anchor(
         opponent: opponent.name().to_string(),
         tally,
         score: tally.score(),
-        unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        unix_time: support::unix_seconds(),
         seconds: clock.elapsed().as_secs_f64(),
         run_seconds: None,
     };

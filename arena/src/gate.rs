@@ -16,7 +16,7 @@ use egdb::Tables;
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 use support::check;
 
 /// Settings of a gate: the match a candidate net must win against the best net to replace it.
@@ -149,7 +149,7 @@ pub fn run_gate(
     tables: Option<Arc<Tables>>,
 ) -> Result<GateReport, ArenaError> {
     config.validate()?;
-    let started_unix = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let started_unix = support::unix_seconds();
     let clock = Instant::now();
     let fixtures = schedule(deck, config.games as usize, config.seed);
     let mut tally = Tally::default();

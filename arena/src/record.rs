@@ -11,7 +11,6 @@ use draughts::{DrawReason, GameResult, Outcome, WinReason};
 use rundata::RunDir;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The results file's name inside a run's `games/` folder.
 pub const RESULTS_FILE: &str = "results.jsonl";
@@ -97,7 +96,7 @@ impl ResultRecord {
             ending: game.ending.word().to_string(),
             ballot: game.fixture.ballot.name.clone(),
             plies: game.game.ply(),
-            unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+            unix_time: support::unix_seconds(),
         }
     }
 }

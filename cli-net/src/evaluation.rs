@@ -7,7 +7,7 @@
 
 use crate::config::RunConfig;
 use crate::records::{append_records, read_records};
-use crate::run_state::{fetch_net, unix_now};
+use crate::run_state::fetch_net;
 use anyhow::{Context, Result};
 use arena::{play_anchor, Entrant, EvalRecord, NetOptions, NetSource, PlayerSpec, ResultRecord};
 use cli::progress;
@@ -34,8 +34,9 @@ pub fn due(run: &CachedRun, config: &RunConfig, best: &BestNet, last: bool) -> R
         .collect();
     let started = done.iter().any(|r| r.generation == best.generation);
     let latest = done.iter().map(|r| r.unix_time).max();
-    let waited = latest
-        .is_none_or(|t| unix_now().saturating_sub(t) as f64 >= config.eval.every_minutes * 60.0);
+    let waited = latest.is_none_or(|t| {
+        support::unix_seconds().saturating_sub(t) as f64 >= config.eval.every_minutes * 60.0
+    });
     Ok(if last || started || waited { missing } else { Vec::new() })
 }
 

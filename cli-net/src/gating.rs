@@ -4,7 +4,7 @@
 
 use crate::config::RunConfig;
 use crate::records::{append_records, read_records};
-use crate::run_state::{relative_to_run, unix_now};
+use crate::run_state::relative_to_run;
 use anyhow::Result;
 use arena::{
     run_gate, Contestant, Entrant, GateConfig, GateRecord, NetOptions, NetSource, PlayerSpec,
@@ -65,7 +65,7 @@ pub fn gate(
             checkpoint: relative_to_run(run, &candidate_path),
             step,
             generation: best.generation + 1,
-            promoted_at: unix_now(),
+            promoted_at: support::unix_seconds(),
             promoted_by: Some(rundata::process_token()),
         };
         match cached.promote(&promoted)? {

@@ -9,7 +9,7 @@
 //! sends it a leaf.
 
 use crate::config::RunConfig;
-use crate::run_state::{fetch_net, load_inference, unix_now};
+use crate::run_state::{fetch_net, load_inference};
 use crate::waiting::unreachable;
 use anyhow::{Context, Result};
 use cli::progress;
@@ -146,7 +146,7 @@ impl<'a> PlayingNet<'a> {
             return Ok(None);
         };
         fetch_net(self.cached, &newest)?;
-        let age = unix_now().saturating_sub(newest.promoted_at);
+        let age = support::unix_seconds().saturating_sub(newest.promoted_at);
         progress::line(format!(
             "picked up generation {} ({}, promoted {age} s ago)",
             newest.generation,

@@ -7,7 +7,6 @@ use cli::net_commands::RunDirArgs;
 use model::{Inference, PolicyValueNet};
 use rundata::{BestNet, CachedRun, Created, Promotion, RunDir};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Opens the run the flags name for a process of `role` (see [`open_run`]).
 pub fn open_run_args(args: &RunDirArgs, role: &str) -> Result<(CachedRun, RunConfig)> {
@@ -60,13 +59,9 @@ fn provenance(config: &RunConfig) -> String {
         "# checkers-zero {} (git {}), run created at unix time {}\n{}",
         env!("CARGO_PKG_VERSION"),
         env!("CHECKERS_ZERO_GIT_HASH"),
-        unix_now(),
+        support::unix_seconds(),
         config.to_toml()
     )
-}
-
-pub fn unix_now() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// The run's best net, in the cache, creating the first one (seeded random weights, generation
@@ -86,7 +81,7 @@ pub fn ensure_best(cached: &CachedRun, config: &RunConfig) -> Result<BestNet> {
         checkpoint: relative_to_run(run, &path),
         step: 0,
         generation: 0,
-        promoted_at: unix_now(),
+        promoted_at: support::unix_seconds(),
         promoted_by: Some(rundata::process_token()),
     };
     match cached.promote(&best)? {

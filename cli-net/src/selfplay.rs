@@ -42,7 +42,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     };
     let best = retry("self-play waits for the best net", || ensure_best(&cached, &config))?;
     // Separate processes must not replay each other's games: mix the process into the seed.
-    let seed = config.seed ^ (u64::from(std::process::id()) << 32) ^ crate::run_state::unix_now();
+    let seed = config.seed ^ (u64::from(std::process::id()) << 32) ^ support::unix_seconds();
     let mut batches = Numbered {
         games: args.games.unwrap_or(config.budget.games_per_generation),
         seed,

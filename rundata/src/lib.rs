@@ -39,7 +39,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+
 use support::WriteError;
 
 /// Errors reading or writing the run directory, naming the path.
@@ -217,7 +217,7 @@ pub fn unique_name(created_unix_ms: u64, extension: &str) -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut hasher = RandomState::new().build_hasher();
     hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    hasher.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+    hasher.write_u128(support::since_epoch().as_nanos());
     format!("{created_unix_ms:013}-{}-{:016x}.{extension}", std::process::id(), hasher.finish())
 }
 
@@ -228,17 +228,10 @@ pub fn process_token() -> String {
     TOKEN
         .get_or_init(|| {
             let mut hasher = RandomState::new().build_hasher();
-            hasher.write_u128(
-                SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos()),
-            );
+            hasher.write_u128(support::since_epoch().as_nanos());
             format!("{}-{:016x}", std::process::id(), hasher.finish())
         })
         .clone()
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn unix_millis() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// Appends `text` (whole lines, each ending in a newline) to `path` in one write, and makes it

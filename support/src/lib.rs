@@ -3,12 +3,14 @@
 
 pub mod atomic;
 pub mod check;
+pub mod clock;
 pub mod device;
 pub mod error;
 pub mod rng;
 
 pub use atomic::{replace_atomic, temporary_owner, write_atomic, WriteError};
 pub use check::{check, Invalid};
+pub use clock::{since_epoch, unix_millis, unix_seconds};
 pub use device::{DeviceSpec, DeviceSpecError};
 pub use error::one_line;
 pub use rng::{mix, SplitMix64};

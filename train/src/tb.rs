@@ -14,7 +14,7 @@ use protobuf::Message;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+
 use tensorboard_proto::event::Event;
 use tensorboard_rs::record_writer::RecordWriter;
 use tensorboard_rs::summary::scalar;
@@ -29,7 +29,7 @@ impl TbLogger {
     /// A new event file in `dir` (created if needed). Never reuses another writer's file.
     pub fn create(dir: &Path) -> Result<TbLogger, TrainError> {
         std::fs::create_dir_all(dir).map_err(|e| TrainError::io(dir, e))?;
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let now = support::since_epoch();
         let (file, path) = (0..)
             .find_map(|seq| {
                 let path = dir.join(format!(
@@ -62,9 +62,7 @@ impl TbLogger {
     /// Appends one scalar point (buffered until [`TbLogger::flush`]).
     pub fn scalar(&mut self, tag: &str, value: f32, step: u64) -> Result<(), TrainError> {
         let mut event = Event::new();
-        event.set_wall_time(
-            SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs_f64(),
-        );
+        event.set_wall_time(support::since_epoch().as_secs_f64());
         event.set_step(step as i64);
         event.set_summary(scalar(tag, value));
         self.write(&event)

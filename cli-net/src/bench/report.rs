@@ -6,7 +6,7 @@ use super::self_play::{SelfPlayBench, ServedBench};
 use super::shadow::SHADOW_EVERY;
 use super::training::TrainBench;
 use crate::config::RunConfig;
-use std::time::{SystemTime, UNIX_EPOCH};
+
 use tch::Device;
 
 /// Every figure of `checkers-zero bench`, named as in its JSON (rates per second).
@@ -244,7 +244,7 @@ pub fn machine() -> String {
 
 /// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn utc_now() -> String {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let secs = support::unix_seconds();
     let (days, rest) = (secs / 86_400, secs % 86_400);
     let (y, m, d) = civil_from_days(days as i64);
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest % 3600 / 60, rest % 60)

@@ -7,7 +7,6 @@ use crate::net::PolicyValueNet;
 use netfile::{checksum, header_entries, CheckpointError, CRC_KEY, EXTRA_TENSOR_PREFIX};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Writes `net` (its variables as f32, on any device) with `extras` to `path`, atomically: a reader
 /// sees the old file or the new one, never half of one. Returns the metadata written.
@@ -42,7 +41,7 @@ pub fn save(
         encoding_version: net.config().encoding_version(),
         step,
         parent: parent.map(str::to_string),
-        created_unix: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        created_unix: support::unix_seconds(),
         crate_version: env!("CARGO_PKG_VERSION").to_string(),
     };
     let mut header = header_entries(&meta, &extras.meta);

@@ -47,7 +47,7 @@ pub struct ShardHeader {
 impl ShardHeader {
     /// A header stamped now.
     pub fn now(writer_id: u64, generation: Option<u32>) -> ShardHeader {
-        ShardHeader { created_unix_ms: rundata::unix_millis(), writer_id, generation }
+        ShardHeader { created_unix_ms: support::unix_millis(), writer_id, generation }
     }
 }
 
