@@ -1,8 +1,8 @@
 //! A player alone (`bestmove`, `hub`, `play`): built from its spec, its net on one CPU thread.
 //!
 //! A lone search evaluates a few leaves at a time (8 a batch under a clock), where libtorch's
-//! intra-op threads cost more than they give: the Hub engine with the default 4x32 net searched
-//! 4,300 to 4,700 playouts/s on one thread against 670 to 710 on two (2-core CPU, 2 s a move).
+//! intra-op threads cost more than they give (measured in docs/performance.md); a sparse net
+//! runs natively, on the search's own thread.
 
 use anyhow::Result;
 use arena::{Entrant, NetOptions, PlayerSpec};

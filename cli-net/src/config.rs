@@ -27,7 +27,8 @@ pub struct RunConfig {
     /// Run inference in bfloat16 on CUDA.
     #[serde(default)]
     pub bf16: bool,
-    /// libtorch's CPU threads; 0 means one per core.
+    /// libtorch's CPU threads; 0 shares the cores among the threads that run a net at once (see
+    /// `run_state::set_cpu_threads`).
     #[serde(default)]
     pub cpu_threads: usize,
     #[serde(default)]

@@ -32,13 +32,6 @@ pub struct CacheStats {
     pub hits: u64,
 }
 
-impl CacheStats {
-    /// The share of requests answered from the cache (0 when there were none).
-    pub fn hit_rate(&self) -> f64 {
-        self.hits as f64 / self.lookups.max(1) as f64
-    }
-}
-
 impl<E: Evaluator> CachedEvaluator<E> {
     /// A cache of at most `capacity` evaluations in front of `inner` (below 2: no cache, every
     /// request goes to `inner`).

@@ -78,11 +78,6 @@ impl SelfPlayGame {
         Ok(this)
     }
 
-    /// Whether the game has ended.
-    pub fn is_finished(&self) -> bool {
-        self.end.is_some()
-    }
-
     /// The game so far.
     pub fn game(&self) -> &Game {
         &self.game
