@@ -2,7 +2,7 @@
 //! figure of the JSON is there (the two net families' too), with a finite positive value (timings are not checked: shared
 //! machines are noisy).
 
-use crate::cli::{arg, succeed};
+use crate::helpers::{arg, succeed};
 
 /// The JSON keys the bench promises (issue: "`checkers-zero bench`").
 const NUMBERS: [&str; 23] = [

@@ -3,12 +3,12 @@
 //! nothing; a role that fails (a NaN net in self-play, a NaN candidate in the gate) stops the whole
 //! run with one line and loses nothing.
 
-use crate::cli::{arg, run_to_end, succeed};
 use crate::faults::audit::audit;
 use crate::faults::bad_net::{
     assert_kept, nan_best_net_stops_the_run, one_error_line, write_nan_net,
 };
 use crate::faults::crash::{killed_at_random_moments_resumes_and_loses_nothing, KillClock};
+use crate::helpers::{arg, run_to_end, succeed};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -3,7 +3,7 @@
 //! by name; self-play with `[egdb]` and `selfplay.adjudicate_egdb` ends its games there; a run
 //! with `[egdb]` measures its value head on the tables at each checkpoint, and `ladder` shows it.
 
-use crate::cli::{arg, run_to_end, succeed};
+use crate::helpers::{arg, run_to_end, succeed};
 use draughts::{read_pdn, Position};
 use std::path::Path;
 
@@ -75,7 +75,7 @@ fn a_damaged_table_is_refused_by_name() {
         arg(&tables),
     ]);
     assert!(!ok, "{out}{err}");
-    crate::cli::assert_no_panic(&err);
+    crate::helpers::assert_no_panic(&err);
     assert!(err.contains("--egdb") && err.contains("1m0k-1m0k.wdl"), "{err}");
 }
 
@@ -109,7 +109,7 @@ fn self_play_with_adjudication_ends_its_games_at_the_tables() {
     let args = ["selfplay", "--config", arg(&config_file), "--run-dir", arg(&run), "--games", "8"];
     succeed(&args);
     let mut adjudicated = 0;
-    for file in crate::cli::sorted_files(&run.join("games")) {
+    for file in crate::helpers::sorted_files(&run.join("games")) {
         for game in read_pdn(&std::fs::read_to_string(&file).unwrap()).unwrap() {
             // A game ends at its first position in the tables: adjudicated there, or over by the
             // rules there (a side without pieces or moves; the rules come first).
@@ -142,7 +142,7 @@ fn a_run_with_tables_measures_its_value_head_at_each_checkpoint() {
 
     let run = rundata::RunDir::existing(&run_dir).unwrap();
     // One line per candidate the trainer wrote (step 0 is the first best net, not a checkpoint).
-    let candidates: Vec<u64> = crate::cli::sorted_files(&run.nets_dir())
+    let candidates: Vec<u64> = crate::helpers::sorted_files(&run.nets_dir())
         .iter()
         .filter_map(|p| {
             p.file_name()?.to_str()?.strip_prefix("step-")?.split('.').next()?.parse().ok()
@@ -162,7 +162,7 @@ fn a_run_with_tables_measures_its_value_head_at_each_checkpoint() {
         steps.push(m["step"].as_u64().unwrap());
     }
     assert_eq!(steps, candidates, "{text}");
-    let events = crate::cli::sorted_files(&run.tb_dir().join("train"));
+    let events = crate::helpers::sorted_files(&run.tb_dir().join("train"));
     let tagged = events.iter().any(|p| {
         let bytes = std::fs::read(p).unwrap();
         bytes.windows(19).any(|w| w == b"egdb/value_accuracy")

@@ -15,7 +15,7 @@ fn drive(check: &str, player_args: &[&str]) -> String {
 
 /// [`drive`] with the environment variables `env` set for the driver and the engine.
 fn drive_with(check: &str, player_args: &[&str], env: &[(&str, &str)]) -> String {
-    let python = crate::cli::python();
+    let python = crate::helpers::python();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hub/drive.py");
     let out = Command::new(python)
         .arg(script)

@@ -1,6 +1,6 @@
 //! `checkers-zero ladder` over hand-written result records: the anchor it picks and both plots.
 
-use crate::cli::{arg, succeed};
+use crate::helpers::{arg, succeed};
 use arena::{append_results, ResultRecord};
 use draughts::GameResult;
 

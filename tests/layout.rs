@@ -2,7 +2,7 @@
 //! loads: self-play plays its net, and nothing rewrites the pointer until the next promotion,
 //! which starts the per-generation pointers of `best/`.
 
-use crate::cli::{arg, succeed};
+use crate::helpers::{arg, succeed};
 use rundata::RunDir;
 
 #[test]

@@ -1,9 +1,28 @@
-//! The one integration-test binary (libtorch links once): a module per area.
+//! The one integration-test binary (libtorch links once), a module per area:
+//!
+//! - `helpers`: what the modules share: the real binary, the Python with the test packages.
+//! - `bench`: `bench --quick` writes every figure, both net families' included.
+//! - `cli`: which commands load the net library and libtorch; OpenMP's waiting; errors, not panics.
+//! - `concurrent_run`: `run.mode = "concurrent"`: every artifact, resume, kills, a failing role.
+//! - `egdb`: endgame tables from the command line: adjudication, damage, self-play with tables.
+//! - `faults`: crashes, damaged and untrusted files, a full disk, bad input, concurrent writers.
+//! - `hub`: the Hub engine driven by pydraughts: whole games, levels, stop, ponder, bad lines.
+//! - `ladder`: the ladder's anchor and plots over hand-written records.
+//! - `layout`: a run folder of the old layout still loads.
+//! - `many_machines`: one run on S3 (SeaweedFS) shared by separate processes, the store stopped.
+//! - `model`: checkpoints, inference and exports of both families, checked in the real runtimes.
+//! - `pickup`: self-play takes up a promoted net in the middle of a batch.
+//! - `play`: `play` reading moves from its standard input.
+//! - `run`: `run` end to end on the tiny configs: artifacts, resume, `[eval]`, gate and schedule
+//!   options.
+//! - `seaweed`: the SeaweedFS server the S3 tests start (shared with `rundata`'s tests).
+//! - `train`: training on generated trajectories, exact resume, damage, TensorBoard files.
 mod bench;
 mod cli;
 mod concurrent_run;
 mod egdb;
 mod faults;
+mod helpers;
 mod hub;
 mod ladder;
 mod layout;

@@ -5,7 +5,7 @@
 //! restarted on its cache. Also: two evaluators racing to promote on both backends, and the bad
 //! `s3://` inputs.
 
-use crate::cli::{arg, assert_no_panic, checkers_zero};
+use crate::helpers::{arg, assert_no_panic, checkers_zero};
 use crate::seaweed::{self, Seaweed};
 use rundata::{BestNet, Store};
 use std::collections::{BTreeMap, BTreeSet};

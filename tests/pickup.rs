@@ -3,7 +3,7 @@
 //! promotion, and the shards it writes from then on record the new generation; with its workers'
 //! own nets, and with an inference server they share.
 
-use crate::cli::{arg, checkers_zero};
+use crate::helpers::{arg, checkers_zero};
 use rundata::{BestNet, Promotion, RunDir};
 use selfplay::shard::{list_shards, read_shard};
 use std::io::{BufRead, BufReader};

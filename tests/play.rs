@@ -1,6 +1,6 @@
 //! `checkers-zero play` as a person meets it: the binary reading moves from its standard input.
 
-use crate::cli::checkers_zero;
+use crate::helpers::checkers_zero;
 use model::checkpoint::save;
 use model::{Extras, NetConfig, PolicyValueNet};
 use std::io::Write;

@@ -2,7 +2,7 @@
 //! and a second call resumes the run instead of starting over (checks that the concurrent mode's
 //! tests run too, see `concurrent_run.rs`).
 
-use crate::cli::{arg, checkers_zero, sorted_files, succeed};
+use crate::helpers::{arg, checkers_zero, sorted_files, succeed};
 use crate::train::tensorboard::read_with_tensorboard;
 use rundata::RunDir;
 use selfplay::shard::{list_shards, read_shard};
@@ -101,7 +101,7 @@ pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
     let anchor_games = results.lines().filter(|l| l.contains("\"alphabeta:1\"")).count();
     assert_eq!(anchor_games, 2 * evaluations.len(), "{results}");
     {
-        let python = crate::cli::python();
+        let python = crate::helpers::python();
         let scalars = read_with_tensorboard(&python, &run.tb_dir().join("run"));
         let scores = &scalars["eval/alphabeta:1/score"];
         assert_eq!(scores.len(), evaluations.len(), "{scalars:?}");
@@ -156,7 +156,7 @@ fn a_learning_rate_over_the_budget_decays_as_the_budget_is_spent() {
     std::fs::write(&config, tiny.replace("[train]", schedule)).unwrap();
     let run_dir = dir.path().join("run");
     succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
-    let python = crate::cli::python();
+    let python = crate::helpers::python();
     let scalars = read_with_tensorboard(&python, &run_dir.join("tb").join("train"));
     let rates: Vec<f32> = scalars["train/learning_rate"].iter().map(|p| p.1).collect();
     // Generation 0 trains with half the games of the budget played (8 of 16), generation 1 with

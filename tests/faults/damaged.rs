@@ -3,7 +3,7 @@
 //! with no good state left, or a damaged best net, the run refuses to go on, naming the file.
 
 use super::{arg, assert_no_panic, run_to_end, tiny_run};
-use crate::cli::sorted_files;
+use crate::helpers::sorted_files;
 use std::path::Path;
 
 /// `path`'s bytes, changed by `damage`, written to `to`.

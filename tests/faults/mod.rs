@@ -11,7 +11,7 @@ mod damaged;
 mod full_disk;
 mod untrusted;
 
-use crate::cli::{arg, assert_no_panic, checkers_zero, run_to_end, succeed};
+use crate::helpers::{arg, assert_no_panic, checkers_zero, run_to_end, succeed};
 use std::path::Path;
 
 /// A new run of the tiny config with `games` self-play games (and training), in `run_dir`.

@@ -46,7 +46,7 @@ fn checkpoint_of(dir: &Path, config: &NetConfig) -> PathBuf {
 /// Exports a net of `config` as `format`, runs it in Python on real positions, and compares with
 /// our forward pass.
 fn check_in_python(format: ExportFormat, file: &str, config: &NetConfig) {
-    let python = crate::cli::python();
+    let python = crate::helpers::python();
     let dir = tempfile::tempdir().unwrap();
     let ckpt = checkpoint_of(dir.path(), config);
     let out = dir.path().join(file);

@@ -23,7 +23,7 @@ pub fn read_with_tensorboard(python: &str, dir: &Path) -> BTreeMap<String, Vec<(
 
 #[test]
 fn tensorboard_reads_our_scalars_with_their_steps_and_values() {
-    let python = crate::cli::python();
+    let python = crate::helpers::python();
     let dir = tempfile::tempdir().unwrap();
     let paths = run_with_shards(dir.path(), 1000);
     let (mut trainer, _) = open(&paths, quick_config(1000));
