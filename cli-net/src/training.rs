@@ -29,8 +29,9 @@ pub struct Until<'a> {
     pub budget_spent: &'a dyn Fn() -> Option<f64>,
 }
 
-/// Trains as the data arrives until `until` ends it, with a checkpoint every `checkpoint_every`
-/// steps and one at the end when steps were trained since the last.
+/// Trains as the data arrives until `until` ends it, with a checkpoint each time the trainer says
+/// one is due ([`Trainer::next_checkpoint`]) and one at the end when steps were trained since the
+/// last.
 pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Result<()> {
     let mut saved = trainer.step();
     loop {
@@ -49,7 +50,7 @@ pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Resul
         if let Some(share) = (until.budget_spent)() {
             trainer.set_budget_spent(share);
         }
-        let next_checkpoint = saved.saturating_add(trainer.config().checkpoint_every);
+        let next_checkpoint = trainer.next_checkpoint();
         let trained = train_paid_steps(trainer, until.limit.min(next_checkpoint))?;
         (until.trained)(trainer.step());
         if trainer.step() >= next_checkpoint {

@@ -50,6 +50,34 @@ fn resume_matches_an_uninterrupted_run(optimizer: OptimizerConfig) {
     assert_eq!(next_loss(&mut resumed), loss_16);
 }
 
+#[test]
+fn a_run_resumed_at_any_step_checkpoints_every_checkpoint_every_steps_from_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = run_with_shards(dir.path(), 1500);
+    let (mut first, _) = open(&paths, quick_config(10));
+    assert_eq!(first.train_available(15).unwrap(), 15);
+    first.checkpoint().unwrap(); // the session ends at step 15, between two scheduled ones
+    drop(first);
+    let (mut resumed, opened) = open(&paths, quick_config(10));
+    assert_eq!(opened.resumed_from, Some(state_path(&paths.states, 15)));
+    assert_eq!((resumed.step(), resumed.next_checkpoint()), (15, 25));
+    assert_eq!(resumed.train_available(12).unwrap(), 12);
+    let steps: Vec<String> = crate::helpers::sorted_files(&paths.nets)
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "step-0000000010.safetensors",
+            "step-0000000015.safetensors",
+            "step-0000000025.safetensors"
+        ],
+        "one schedule: every 10 steps from the last checkpoint, each state written once"
+    );
+    assert_eq!(resumed.next_checkpoint(), 35);
+}
+
 /// Copies the files of `from` into `to`, under their names.
 fn copy_files(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

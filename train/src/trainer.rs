@@ -116,6 +116,9 @@ pub struct Trainer {
     meter: Meter,
     since: Instant,
     last_checkpoint: Option<PathBuf>,
+    /// The step of the last checkpoint, written or resumed from (0 for a fresh net): the next one
+    /// is due `checkpoint_every` steps after it (see [`Trainer::next_checkpoint`]).
+    saved_step: u64,
     endgame: Option<EndgameSet>,
     /// The step last measured on the endgame set (the resumed step: measured before the stop).
     endgame_measured: Option<u64>,
@@ -163,6 +166,7 @@ impl Trainer {
             endgame_new: None,
             budget_spent: None,
             last_checkpoint: opened.resumed_from.clone(),
+            saved_step: state.step,
             paths,
             net,
             optimizer,
@@ -245,14 +249,24 @@ impl Trainer {
         (self.replay.seen() as f64 * self.config.reuse / self.config.batch_size as f64) as u64
     }
 
-    /// Reads new shards, then trains the steps they pay for (at most `max_steps`), logging and
-    /// checkpointing on the way. Returns the updates applied.
+    /// The step at which the next checkpoint is due: `checkpoint_every` steps after the last one
+    /// (written, or resumed from), so a run resumed at any step keeps checkpointing every
+    /// `checkpoint_every` steps and never writes the same state twice.
+    pub fn next_checkpoint(&self) -> u64 {
+        self.saved_step.saturating_add(self.config.checkpoint_every)
+    }
+
+    /// Reads new shards, then trains the steps they pay for (at most `max_steps`), logging, with a
+    /// checkpoint each time one is due ([`Trainer::next_checkpoint`]). Returns the updates applied.
     pub fn train_available(&mut self, max_steps: u64) -> Result<u64, TrainError> {
         self.refresh()?;
         let start = self.step;
         let target = self.steps_paid().min(self.step.saturating_add(max_steps));
         while self.step < target {
             self.train_step()?;
+            if self.step >= self.next_checkpoint() {
+                self.checkpoint()?;
+            }
         }
         Ok(self.step - start)
     }
@@ -346,9 +360,6 @@ impl Trainer {
         if self.step % self.config.log_every == 0 {
             self.log()?;
         }
-        if self.step % self.config.checkpoint_every == 0 {
-            self.checkpoint()?;
-        }
         Ok(StepOutcome::Trained { loss: total })
     }
 
@@ -419,6 +430,7 @@ impl Trainer {
         };
         save_state(&path, &self.net, &self.optimizer, &state, &self.config)?;
         self.last_checkpoint = Some(path.clone());
+        self.saved_step = self.step;
         for old in list_states(&self.paths.states)?.into_iter().skip(KEEP_STATES) {
             std::fs::remove_file(&old).map_err(|e| TrainError::io(&old, e))?;
         }
