@@ -21,6 +21,29 @@
 //! best-net pointer as one immutable object per generation (`RUN/best/gen-000003.json`) on both.
 //! [`CachedRun`] is a run as one process sees it: its store and the local folder it works in;
 //! [`Uploader`] sends finished files from that folder to the store, keeping them while it cannot.
+//!
+//! ```
+//! use rundata::{BestNet, Promotion, RunDir};
+//! use std::path::PathBuf;
+//!
+//! let dir = tempfile::tempdir()?;
+//! let run = RunDir::create(dir.path().join("run"))?;
+//! assert_eq!(run.best()?, None, "a new run has no best net yet");
+//!
+//! // One pointer per generation, each created only if absent: of two evaluators that promote a
+//! // net for the same generation, exactly one wins.
+//! let net = |step| BestNet {
+//!     checkpoint: PathBuf::from(format!("nets/step-{step:010}.safetensors")),
+//!     step,
+//!     generation: 1,
+//!     promoted_at: 0,
+//!     promoted_by: None,
+//! };
+//! assert!(matches!(run.promote(&net(200))?, Promotion::Promoted(_)));
+//! assert!(matches!(run.promote(&net(300))?, Promotion::AlreadyTaken { .. }));
+//! assert_eq!(run.best()?.map(|b| b.step), Some(200));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod cached;
 mod log;

@@ -11,6 +11,30 @@
 //! `select_leaves` appends nothing has ended: take its [`GameRecord`] with `into_record`.
 //! Players use [`Search`] directly: `run` with a [`Budget`], `result`, `choose_step(0.0)`,
 //! `advance` / `advance_move` to keep the tree between moves.
+//!
+//! ```
+//! use draughts::{DrawRules, Game, Position};
+//! use search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
+//! use search::{Budget, MctsConfig, Search, UniformEvaluator};
+//!
+//! let game = Game::new(Position::start(), DrawRules::default());
+//!
+//! // 200 playouts of MCTS, here with uniform priors and zero values in place of a net.
+//! let mut search = Search::new(&MctsConfig::default(), &game, 7)?;
+//! search.run(&mut UniformEvaluator, Budget { visits: 200, root_noise: false })?;
+//! let result = search.result();
+//! assert_eq!(result.visits, 200);
+//! assert_eq!(result.steps.len(), 7); // the seven opening moves, one step each
+//! let best = result.best_step().expect("a legal step");
+//! assert!(result.steps.iter().any(|s| s.step == best));
+//!
+//! // The alpha-beta engine, to depth 6.
+//! let mut engine = AlphaBeta::new(&AlphaBetaConfig::default());
+//! let answer = engine.best_move(&game, Limit::Depth(6)).expect("a legal move");
+//! assert!(game.position().legal_moves().contains(&answer.mv));
+//! assert_eq!(answer.pv.first(), Some(&answer.mv));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod alphabeta;
 mod cache;
