@@ -184,7 +184,7 @@ fn an_s3_run_of_separate_processes_survives_a_kill_and_a_store_outage() {
     let outage = Instant::now();
     let outbox = dir.path().join("cache-b").join("shards");
     wait_until("a shard in selfplay-b's outbox", long, &[&players[1]], || {
-        selfplay::shard::list_shards(&outbox).is_ok_and(|s| !s.is_empty())
+        shard::list_shards(&outbox).is_ok_and(|s| !s.is_empty())
     });
     players[1].kill_and_restart();
     std::thread::sleep(Duration::from_secs(20).saturating_sub(outage.elapsed()));
@@ -218,7 +218,7 @@ fn an_s3_run_of_separate_processes_survives_a_kill_and_a_store_outage() {
         let name = key.strip_prefix("shards/").unwrap();
         let path = scratch.join(name);
         std::fs::write(&path, store.get(key).unwrap().unwrap()).unwrap();
-        selfplay::shard::read_shard(&path).unwrap_or_else(|e| panic!("{key}: {e}"));
+        shard::read_shard(&path).unwrap_or_else(|e| panic!("{key}: {e}"));
         let stem = name.strip_suffix(".shard").unwrap();
         let pdn = store.get(&format!("games/{stem}.pdn")).unwrap().expect("its games");
         let in_shard = draughts::read_pdn(&String::from_utf8(pdn).unwrap()).unwrap().len() as u64;
@@ -237,7 +237,7 @@ fn an_s3_run_of_separate_processes_survives_a_kill_and_a_store_outage() {
     assert_eq!(games, announced.values().sum::<u64>() + recovered_games);
     assert!(!recovered.is_empty(), "the killed process left no shard in its outbox");
     for cache in ["cache-a", "cache-b"] {
-        let left = selfplay::shard::list_shards(&dir.path().join(cache).join("shards")).unwrap();
+        let left = shard::list_shards(&dir.path().join(cache).join("shards")).unwrap();
         assert!(left.is_empty(), "{cache} kept {left:?}");
     }
     let waited = players.iter().all(|p| p.stderr().contains("store unreachable"));

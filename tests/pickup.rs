@@ -5,7 +5,7 @@
 
 use crate::helpers::{arg, checkers_zero};
 use rundata::{BestNet, Promotion, RunDir};
-use selfplay::shard::{list_shards, read_shard};
+use shard::{list_shards, read_shard};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

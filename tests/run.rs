@@ -5,7 +5,7 @@
 use crate::helpers::{arg, checkers_zero, sorted_files, succeed};
 use crate::train::tensorboard::read_with_tensorboard;
 use rundata::RunDir;
-use selfplay::shard::{list_shards, read_shard};
+use shard::{list_shards, read_shard};
 
 #[test]
 fn tiny_run_writes_every_artifact_and_resumes() {

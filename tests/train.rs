@@ -6,7 +6,7 @@ pub mod tensorboard;
 mod training;
 
 use model::NetConfig;
-use selfplay::shard::{write_shard, ShardHeader};
+use shard::{write_shard, ShardHeader};
 use std::path::Path;
 use tch::Device;
 use train::synthetic::synthetic_samples;

@@ -66,7 +66,7 @@ pub fn gate(
             step,
             generation: best.generation + 1,
             promoted_at: support::unix_seconds(),
-            promoted_by: Some(rundata::process_token()),
+            promoted_by: Some(support::process_token()),
         };
         match cached.promote(&promoted)? {
             Promotion::Promoted(stored) if stored.generation != promoted.generation => {

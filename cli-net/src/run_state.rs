@@ -82,7 +82,7 @@ pub fn ensure_best(cached: &CachedRun, config: &RunConfig) -> Result<BestNet> {
         step: 0,
         generation: 0,
         promoted_at: support::unix_seconds(),
-        promoted_by: Some(rundata::process_token()),
+        promoted_by: Some(support::process_token()),
     };
     match cached.promote(&best)? {
         Promotion::Promoted(best) => Ok(best),

@@ -56,12 +56,9 @@ pub use outbox::Uploader;
 pub use store::{Created, Problem, Promotion, Store, StoreError};
 
 use serde::{Deserialize, Serialize};
-use std::collections::hash_map::RandomState;
 use std::fs;
-use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use support::WriteError;
 
@@ -102,8 +99,8 @@ pub struct BestNet {
     pub generation: u32,
     /// Seconds since the Unix epoch when it was promoted.
     pub promoted_at: u64,
-    /// The process that promoted it ([`process_token`]), which tells a retried promotion from
-    /// a rival's for the same net in the same second; absent in older pointers.
+    /// The process that promoted it ([`support::process_token`]), which tells a retried promotion
+    /// from a rival's for the same net in the same second; absent in older pointers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub promoted_by: Option<String>,
 }
@@ -234,29 +231,6 @@ impl From<WriteError> for RunDirError {
     }
 }
 
-/// A file name unique across threads, processes and machines that sorts by `created_unix_ms`:
-/// `<millis>-<pid>-<random>.<extension>`.
-pub fn unique_name(created_unix_ms: u64, extension: &str) -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut hasher = RandomState::new().build_hasher();
-    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    hasher.write_u128(support::since_epoch().as_nanos());
-    format!("{created_unix_ms:013}-{}-{:016x}.{extension}", std::process::id(), hasher.finish())
-}
-
-/// This process's token, the same for its whole life and unlike any other process's:
-/// `<pid>-<random>`.
-pub fn process_token() -> String {
-    static TOKEN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    TOKEN
-        .get_or_init(|| {
-            let mut hasher = RandomState::new().build_hasher();
-            hasher.write_u128(support::since_epoch().as_nanos());
-            format!("{}-{:016x}", std::process::id(), hasher.finish())
-        })
-        .clone()
-}
-
 /// Appends `text` (whole lines, each ending in a newline) to `path` in one write, and makes it
 /// durable. A last line cut short by a crash is closed first, so that it cannot swallow the first
 /// new line: readers skip the damaged line alone.
@@ -290,7 +264,7 @@ mod tests {
             step: 100,
             generation: 1,
             promoted_at: 5,
-            promoted_by: Some(process_token()),
+            promoted_by: Some(support::process_token()),
         };
         assert_eq!(run.promote(&best).unwrap(), Promotion::Promoted(best.clone()));
         assert_eq!(run.best().unwrap(), Some(best.clone()));
@@ -303,14 +277,6 @@ mod tests {
         assert!(run.root().join("best/gen-000001.json").is_file());
         assert!(!run.best_file().exists(), "best.json is no longer written");
         assert!(run.best_checkpoint().unwrap().unwrap().ends_with("nets/step-000100.safetensors"));
-    }
-
-    #[test]
-    fn names_are_unique_and_sort_by_time() {
-        let names: std::collections::HashSet<_> =
-            (0..1000).map(|_| unique_name(42, "shard")).collect();
-        assert_eq!(names.len(), 1000);
-        assert!(unique_name(999, "shard") < unique_name(1000, "shard"));
     }
 
     #[test]

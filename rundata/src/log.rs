@@ -4,8 +4,9 @@
 //! under a unique name, and no writer ever clobbers another. Readers read the cache's copy of the
 //! log, which [`CachedRun::sync`] brings up to date from the store.
 
-use crate::{append_lines, unique_name, CachedRun, RunDirError};
+use crate::{append_lines, CachedRun, RunDirError};
 use std::path::PathBuf;
+use support::unique_name;
 use support::unix_millis;
 use support::write_atomic;
 

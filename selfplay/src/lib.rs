@@ -1,11 +1,9 @@
 //! Self-play: many games per worker with their search leaves evaluated in one batch, parallel
-//! workers, and the trajectory shards they write.
+//! workers, writing trajectory shards (the `shard` crate).
 
 pub mod config;
 pub mod net_evaluator;
-pub mod sample;
 pub mod session;
-pub mod shard;
 pub mod worker;
 
 pub use config::{DrawConfig, SelfPlayConfig, SelfPlayConfigError, ServerConfig};

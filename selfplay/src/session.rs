@@ -2,13 +2,13 @@
 //! this thread collects the finished games and writes them into the run's shards (and PDN).
 
 use crate::config::SelfPlayConfig;
-use crate::sample::Sample;
-use crate::shard::{EncodedShard, ShardError, ShardHeader};
 use crate::worker::{run_worker, FinishedGame, GameCounter, GamePlan, WorkerStats};
 use draughts::{Color, GameResult, PdnGame};
 use egdb::Tables;
 use rundata::RunDir;
 use search::{DecisionRecord, Evaluator, GameEnd, GameRecord, SearchError};
+use shard::Sample;
+use shard::{EncodedShard, ShardError, ShardHeader};
 use std::path::Path;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
@@ -262,8 +262,8 @@ fn to_pdn(record: &GameRecord) -> PdnGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shard::{list_shards, read_shard};
     use search::UniformEvaluator;
+    use shard::{list_shards, read_shard};
 
     /// A session of `run` with `config` and `seed`: no generation, tables or shard callback.
     fn session<'a>(run: &'a RunDir, config: &'a SelfPlayConfig, seed: u64) -> Session<'a> {

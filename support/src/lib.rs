@@ -6,6 +6,7 @@ pub mod check;
 pub mod clock;
 pub mod device;
 pub mod error;
+pub mod naming;
 pub mod rng;
 
 pub use atomic::{replace_atomic, temporary_owner, write_atomic, WriteError};
@@ -13,4 +14,5 @@ pub use check::{check, Invalid};
 pub use clock::{since_epoch, unix_millis, unix_seconds};
 pub use device::{DeviceSpec, DeviceSpecError};
 pub use error::one_line;
+pub use naming::{process_token, unique_name};
 pub use rng::{mix, SplitMix64};

@@ -4,7 +4,7 @@
 use arena::{GateRecord, ResultRecord};
 use model::NetConfig;
 use rundata::{BestNet, RunDir};
-use selfplay::shard::read_shard;
+use shard::read_shard;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use tch::Device;

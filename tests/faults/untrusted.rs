@@ -3,7 +3,7 @@
 //! anything of that size is allocated or read.
 
 use model::{CheckpointError, ModelError};
-use selfplay::shard::{read_shard, ShardError, MAX_SHARD_BYTES};
+use shard::{read_shard, ShardError, MAX_SHARD_BYTES};
 use std::path::Path;
 use tch::Device;
 

@@ -6,7 +6,7 @@
 use crate::replay::ReplayBuffer;
 use model::encoding::Input;
 use model::policy::POLICY_SIZE;
-use selfplay::shard::RecordView;
+use shard::RecordView;
 use support::SplitMix64;
 use tch::{Device, Tensor};
 
@@ -212,11 +212,9 @@ mod tests {
     #[test]
     fn quiet_value_targets_leave_out_the_positions_with_a_capture_pending() {
         let samples = crate::synthetic::synthetic_samples(400, 5);
-        let records = selfplay::shard::Records::parse(
-            selfplay::shard::Records::encode_all(&samples).unwrap(),
-            samples.len(),
-        )
-        .unwrap();
+        let records =
+            shard::Records::parse(shard::Records::encode_all(&samples).unwrap(), samples.len())
+                .unwrap();
         let quiet: Vec<bool> = samples
             .iter()
             .map(|s| s.observation.moving_piece.is_none() && !s.observation.position.has_capture())

@@ -2,7 +2,7 @@
 //! the error's source, not repeated in its message.
 
 use model::ModelError;
-use selfplay::shard::ShardError;
+use shard::ShardError;
 use std::path::PathBuf;
 
 /// Why training could not go on.

@@ -84,7 +84,7 @@ mod tests {
     use crate::batch::ValueTargets;
     use crate::config::WindowConfig;
     use crate::synthetic::synthetic_samples;
-    use selfplay::shard::Records;
+    use shard::Records;
     use tch::{Device, Tensor};
 
     fn window(positions: usize) -> ReplayBuffer {

@@ -1,12 +1,12 @@
 //! The replay window: the most recent positions of the run, kept as compact encoded records
-//! (see `selfplay::shard::record`; about 27 + 3 x legal-steps bytes and a 4-byte offset per
+//! (see `shard::record`; about 27 + 3 x legal-steps bytes and a 4-byte offset per
 //! position), fed shard by shard, sampled uniformly.
 //!
 //! Positions get a global index in the order their shards were added. The window covers the last
 //! `WindowConfig::size(seen)` of them; shards wholly before it are dropped.
 
 use crate::config::WindowConfig;
-use selfplay::shard::{read_shard, scan_shards, RecordView, Records, ShardError};
+use shard::{read_shard, scan_shards, RecordView, Records, ShardError};
 use std::collections::{HashSet, VecDeque};
 use std::path::Path;
 use support::SplitMix64;
@@ -151,7 +151,7 @@ impl ReplayBuffer {
 mod tests {
     use super::*;
     use draughts::{DrawRules, Game, Position};
-    use selfplay::sample::Sample;
+    use shard::Sample;
 
     /// A shard of `n` records whose `plies_to_end` count up from `first`.
     fn records(first: u16, n: u16) -> Records {
@@ -193,12 +193,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let write = |first| {
             let samples: Vec<Sample> = records(first, 5).iter().map(|r| r.to_sample()).collect();
-            selfplay::shard::write_shard(
-                dir.path(),
-                &selfplay::shard::ShardHeader::now(0, None),
-                &samples,
-            )
-            .unwrap()
+            shard::write_shard(dir.path(), &shard::ShardHeader::now(0, None), &samples).unwrap()
         };
         write(0);
         std::fs::write(dir.path().join("0-0-bad.shard"), b"junk").unwrap();

@@ -4,7 +4,7 @@
 
 use draughts::Color;
 use model::sample::for_each_decision;
-use selfplay::sample::Sample;
+use shard::Sample;
 use std::ops::ControlFlow;
 
 /// `count` samples (every fourth one from a cheap search, so not a policy target).

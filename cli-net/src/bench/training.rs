@@ -4,7 +4,7 @@
 //! already on the device; and the replay window's memory per position.
 
 use model::NetConfig;
-use selfplay::shard::{write_shard, ShardHeader};
+use shard::{write_shard, ShardHeader};
 use std::time::{Duration, Instant};
 use tch::Device;
 use train::synthetic::synthetic_samples;

@@ -1,5 +1,6 @@
-//! Trajectory shards: versioned, checksummed files of [`Sample`](crate::sample::Sample)s that
-//! many self-play writers (threads and processes) produce at once without clobbering each other.
+//! Trajectory shards: versioned, checksummed files of [`Sample`]s that many self-play writers
+//! (threads and processes) produce at once without clobbering each other, and that training
+//! reads. No tch: the format is plain bytes.
 //!
 //! A shard is written whole under a unique name (`<unix-millis>-<pid>-<random>.shard`) through a
 //! temporary file and a rename, so a reader sees a complete shard or none. A reader checks the
@@ -8,6 +9,7 @@
 
 pub mod file;
 pub mod record;
+pub mod sample;
 pub mod scan;
 
 pub use file::{
@@ -15,6 +17,7 @@ pub use file::{
     MAX_SHARD_BYTES,
 };
 pub use record::{RecordError, RecordView, Records};
+pub use sample::Sample;
 pub use scan::{list_shards, scan_shards, ScanReport, SHARD_EXTENSION};
 
 use std::io;

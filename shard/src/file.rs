@@ -15,9 +15,9 @@
 //! end-4  4     CRC32 of every byte before it
 //! ```
 
-use super::record::{Records, FIXED_BYTES};
-use super::ShardError;
+use crate::record::{Records, FIXED_BYTES};
 use crate::sample::Sample;
+use crate::ShardError;
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -100,13 +100,13 @@ impl EncodedShard {
                 max: samples.len() * MAX_SHARD_BYTES as usize / bytes.len(),
             });
         }
-        let name = rundata::unique_name(header.created_unix_ms, super::SHARD_EXTENSION);
+        let name = support::unique_name(header.created_unix_ms, crate::SHARD_EXTENSION);
         Ok(EncodedShard { name, bytes })
     }
 
     /// The file name without its extension (`<unix-millis>-<pid>-<random>`).
     pub fn stem(&self) -> &str {
-        &self.name[..self.name.len() - super::SHARD_EXTENSION.len() - 1]
+        &self.name[..self.name.len() - crate::SHARD_EXTENSION.len() - 1]
     }
 
     /// Writes the shard into `dir` and returns its path; the file appears complete or not at all.

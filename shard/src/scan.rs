@@ -1,8 +1,8 @@
 //! Listing a shard folder in order, and loading the shards not seen yet while reporting and
 //! skipping damaged ones.
 
-use super::file::{read_shard, Shard};
-use super::ShardError;
+use crate::file::{read_shard, Shard};
+use crate::ShardError;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -60,7 +60,7 @@ pub fn scan_shards(
 mod tests {
     use super::*;
     use crate::sample::Sample;
-    use crate::shard::{write_shard, ShardHeader};
+    use crate::{write_shard, ShardHeader};
     use draughts::{DrawRules, Game, Position};
 
     fn sample(tag: u16) -> Sample {
