@@ -46,9 +46,9 @@ const SHARES: [&str; 1] = ["selfplay_cache_hit_rate"];
 fn quick_bench_on_the_tiny_config_writes_every_figure() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("bench.json");
-    let config = dir.path().join("tiny-served.toml");
-    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
-    std::fs::write(&config, format!("{tiny}\n[selfplay.server]\nthreads = 1\n")).unwrap();
+    let mut tiny = crate::helpers::shipped_config("tiny.toml");
+    tiny.selfplay.server.threads = 1;
+    let config = crate::helpers::write_config(dir.path(), "tiny-served.toml", &tiny);
     let text = succeed(&[
         "bench",
         "--quick",

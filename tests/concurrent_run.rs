@@ -8,17 +8,17 @@ use crate::faults::bad_net::{
     assert_kept, nan_best_net_stops_the_run, one_error_line, write_nan_net,
 };
 use crate::faults::crash::{killed_at_random_moments_resumes_and_loses_nothing, KillClock};
-use crate::helpers::{arg, run_to_end, succeed};
+use crate::helpers::{arg, run_to_end, shipped_config, succeed, write_config};
+use runconfig::RunMode;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The tiny config in the concurrent mode, written into `dir`.
 fn tiny_concurrent(dir: &Path) -> PathBuf {
-    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
-    assert!(!tiny.contains("[run]"), "configs/tiny.toml has a [run] section now");
-    let path = dir.join("tiny-concurrent.toml");
-    std::fs::write(&path, format!("{tiny}\n[run]\nmode = \"concurrent\"\n")).unwrap();
-    path
+    let mut tiny = shipped_config("tiny.toml");
+    assert_eq!(tiny.run.mode, RunMode::Sequential, "configs/tiny.toml is concurrent now");
+    tiny.run.mode = RunMode::Concurrent;
+    write_config(dir, "tiny-concurrent.toml", &tiny)
 }
 
 #[test]

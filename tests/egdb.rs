@@ -97,14 +97,11 @@ fn self_play_with_adjudication_ends_its_games_at_the_tables() {
     let dir = tempfile::tempdir().unwrap();
     let tables = dir.path().join("egdb");
     build_tables(&tables);
-    let tiny = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tiny.toml"));
-    let config = tiny
-        .unwrap()
-        .replace("max_plies = 60", "max_plies = 300")
-        .replace("[selfplay]", "[selfplay]\nadjudicate_egdb = true")
-        + &format!("\n[egdb]\npath = {:?}\npieces = 4\n", arg(&tables));
-    let config_file = dir.path().join("config.toml");
-    std::fs::write(&config_file, config).unwrap();
+    let mut config = crate::helpers::shipped_config("tiny.toml");
+    config.selfplay.draw.max_plies = 300;
+    config.selfplay.adjudicate_egdb = true;
+    config.egdb = runconfig::EgdbConfig { path: tables.clone(), pieces: 4 };
+    let config_file = crate::helpers::write_config(dir.path(), "config.toml", &config);
     let run = dir.path().join("run");
     let args = ["selfplay", "--config", arg(&config_file), "--run-dir", arg(&run), "--games", "8"];
     succeed(&args);
@@ -132,10 +129,9 @@ fn a_run_with_tables_measures_its_value_head_at_each_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let tables = dir.path().join("egdb");
     ::egdb::build(&tables, 3, |_| {}).unwrap();
-    let tiny = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tiny.toml"));
-    let config = tiny.unwrap() + &format!("\n[egdb]\npath = {:?}\npieces = 3\n", arg(&tables));
-    let config_file = dir.path().join("config.toml");
-    std::fs::write(&config_file, config).unwrap();
+    let mut config = crate::helpers::shipped_config("tiny.toml");
+    config.egdb = runconfig::EgdbConfig { path: tables.clone(), pieces: 3 };
+    let config_file = crate::helpers::write_config(dir.path(), "config.toml", &config);
     let run_dir = dir.path().join("run");
     let out = succeed(&["run", "--config", arg(&config_file), "--run-dir", arg(&run_dir)]);
     assert!(out.contains("egdb value accuracy at step"), "{out}");

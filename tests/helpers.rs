@@ -1,6 +1,8 @@
 //! What every integration test module shares: running the real `checkers-zero` binary (its
-//! output, success, and no panic), the Python with the test packages, paths as arguments.
+//! output, success, and no panic), the Python with the test packages, paths as arguments, and the
+//! shipped configs as values to change and write.
 
+use runconfig::RunConfig;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -59,4 +61,17 @@ pub fn sorted_files(dir: &Path) -> Vec<PathBuf> {
         std::fs::read_dir(dir).map(|d| d.map(|e| e.unwrap().path()).collect()).unwrap_or_default();
     paths.sort();
     paths
+}
+
+/// The shipped config `configs/NAME`, read and checked.
+pub fn shipped_config(name: &str) -> RunConfig {
+    RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("configs").join(name))
+        .unwrap_or_else(|e| panic!("configs/{name}: {e:#}"))
+}
+
+/// Writes `config` as `dir/NAME` and returns the path, for `--config`.
+pub fn write_config(dir: &Path, name: &str, config: &RunConfig) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, config.to_toml()).unwrap();
+    path
 }

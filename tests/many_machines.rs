@@ -16,11 +16,9 @@ use std::time::{Duration, Instant};
 /// The tiny config with a gate every candidate passes unless it loses every game, so that the
 /// run promotes often: the test is about the plumbing, not the nets.
 fn promoting_config(dir: &Path) -> PathBuf {
-    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
-    assert!(tiny.contains("threshold = 0.55"), "configs/tiny.toml changed its gate");
-    let path = dir.join("promoting.toml");
-    std::fs::write(&path, tiny.replace("threshold = 0.55", "threshold = 0.01")).unwrap();
-    path
+    let mut tiny = crate::helpers::shipped_config("tiny.toml");
+    tiny.gate.threshold = 0.01;
+    crate::helpers::write_config(dir, "promoting.toml", &tiny)
 }
 
 /// One role's process, its command line and its logs (one pair per start).
@@ -250,9 +248,8 @@ fn an_s3_run_of_separate_processes_survives_a_kill_and_a_store_outage() {
     let key = best.checkpoint.to_str().unwrap();
     std::fs::write(&net_path, store.get(key).unwrap().expect("the best net")).unwrap();
     let text = String::from_utf8(store.get("config.toml").unwrap().unwrap()).unwrap();
-    let run_config: toml::Value = toml::from_str(&text).unwrap();
-    let net: model::NetConfig = run_config["net"].clone().try_into().unwrap();
-    model::checkpoint::load(&net_path, Some(&net), tch::Device::Cpu).unwrap();
+    let run_config = runconfig::RunConfig::parse(&text).unwrap();
+    model::checkpoint::load(&net_path, Some(&run_config.net), tch::Device::Cpu).unwrap();
     let mut promoted = 0;
     for key in store.list("gates").unwrap() {
         let text = String::from_utf8(store.get(&key).unwrap().unwrap()).unwrap();

@@ -4,6 +4,7 @@
 //! own nets, and with an inference server they share.
 
 use crate::helpers::{arg, checkers_zero};
+use runconfig::ServerConfig;
 use rundata::{BestNet, Promotion, RunDir};
 use shard::{list_shards, read_shard};
 use std::io::{BufRead, BufReader};
@@ -33,24 +34,22 @@ fn shard_generations(run: &Path) -> Vec<(u64, Option<u32>)> {
 
 #[test]
 fn self_play_takes_up_a_promotion_in_the_middle_of_its_batch() {
-    takes_up_a_promotion_in_the_middle_of_a_batch("", &[]);
+    takes_up_a_promotion_in_the_middle_of_a_batch(ServerConfig::default(), &[]);
 }
 
 #[test]
 fn self_play_through_an_inference_server_takes_up_a_promotion_in_the_middle_of_its_batch() {
-    takes_up_a_promotion_in_the_middle_of_a_batch(
-        "[selfplay.server]\nthreads = 2\nmax_wait_us = 2000\n",
-        &["--workers", "3"],
-    );
+    let server = ServerConfig { threads: 2, max_wait_us: 2000, ..ServerConfig::default() };
+    takes_up_a_promotion_in_the_middle_of_a_batch(server, &["--workers", "3"]);
 }
 
-/// `configs/tiny.toml` with `extra_config` appended, and `extra_args` for `selfplay`.
-fn takes_up_a_promotion_in_the_middle_of_a_batch(extra_config: &str, extra_args: &[&str]) {
+/// `configs/tiny.toml` with `server` as its inference server, and `extra_args` for `selfplay`.
+fn takes_up_a_promotion_in_the_middle_of_a_batch(server: ServerConfig, extra_args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let run_dir = dir.path().join("run");
-    let config = dir.path().join("config.toml");
-    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
-    std::fs::write(&config, format!("{tiny}\n{extra_config}")).unwrap();
+    let mut tiny = crate::helpers::shipped_config("tiny.toml");
+    tiny.selfplay.server = server;
+    let config = crate::helpers::write_config(dir.path(), "config.toml", &tiny);
     // One batch that never ends by itself: every net change below happens inside it.
     let mut child = checkers_zero()
         .args(["selfplay", "--config", arg(&config), "--run-dir", arg(&run_dir)])

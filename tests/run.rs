@@ -2,8 +2,9 @@
 //! and a second call resumes the run instead of starting over (checks that the concurrent mode's
 //! tests run too, see `concurrent_run.rs`).
 
-use crate::helpers::{arg, checkers_zero, sorted_files, succeed};
+use crate::helpers::{arg, checkers_zero, shipped_config, sorted_files, succeed, write_config};
 use crate::train::tensorboard::read_with_tensorboard;
+use runconfig::ScheduleConfig;
 use rundata::RunDir;
 use shard::{list_shards, read_shard};
 
@@ -126,10 +127,10 @@ pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
 #[test]
 fn without_a_gate_every_candidate_plays_its_games_and_is_promoted() {
     let dir = tempfile::tempdir().unwrap();
-    let tiny = std::fs::read_to_string("configs/tiny-sparse.toml").unwrap();
-    assert!(tiny.contains("[gate]\ngames = 4\n"), "configs/tiny-sparse.toml changed its gate");
-    let config = dir.path().join("no-gate.toml");
-    std::fs::write(&config, tiny.replace("[gate]", "[gate]\nalways_promote = true")).unwrap();
+    let mut tiny = shipped_config("tiny-sparse.toml");
+    assert_eq!(tiny.gate.games, 4, "configs/tiny-sparse.toml changed its gate");
+    tiny.gate.always_promote = true;
+    let config = write_config(dir.path(), "no-gate.toml", &tiny);
     let run_dir = dir.path().join("run");
     let out = succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
     assert!(out.contains("promoted (gate.always_promote: no gate)"), "{out}");
@@ -148,12 +149,11 @@ fn without_a_gate_every_candidate_plays_its_games_and_is_promoted() {
 #[test]
 fn a_learning_rate_over_the_budget_decays_as_the_budget_is_spent() {
     let dir = tempfile::tempdir().unwrap();
-    let tiny = std::fs::read_to_string("configs/tiny-sparse.toml").unwrap();
-    assert!(tiny.contains("selfplay_games = 16\n") && tiny.contains("games_per_generation = 8\n"));
-    let schedule =
-        "[train]\nwarmup_steps = 0\nschedule = {kind = \"cosine_budget\", final_fraction = 0.1}";
-    let config = dir.path().join("cosine.toml");
-    std::fs::write(&config, tiny.replace("[train]", schedule)).unwrap();
+    let mut tiny = shipped_config("tiny-sparse.toml");
+    assert_eq!((tiny.budget.selfplay_games, tiny.budget.games_per_generation), (16, 8));
+    tiny.train.warmup_steps = 0;
+    tiny.train.schedule = ScheduleConfig::CosineBudget { final_fraction: 0.1 };
+    let config = write_config(dir.path(), "cosine.toml", &tiny);
     let run_dir = dir.path().join("run");
     succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
     let python = crate::helpers::python();

@@ -6,11 +6,12 @@ pub mod tensorboard;
 mod training;
 
 use model::NetConfig;
+use runconfig::TrainConfig;
 use shard::{write_shard, ShardHeader};
 use std::path::Path;
 use tch::Device;
 use train::synthetic::synthetic_samples;
-use train::{TrainConfig, TrainPaths, Trainer};
+use train::{TrainPaths, Trainer};
 
 /// The trainer's folders under `root`, with `positions` generated samples written as shards.
 fn run_with_shards(root: &Path, positions: usize) -> TrainPaths {

@@ -11,7 +11,6 @@ mod self_play;
 mod shadow;
 mod training;
 
-use crate::config::RunConfig;
 use crate::run_state::set_cpu_threads;
 use anyhow::{Context, Result};
 use cli::net_commands::BenchArgs;
@@ -20,6 +19,7 @@ use families::{bench_families, FamilyPlan};
 use matches::bench_matches;
 use model::{Inference, ModelError, PolicyValueNet};
 use report::Figures;
+use runconfig::RunConfig;
 use self_play::{bench_selfplay, bench_selfplay_served, SelfPlayBench, ServedBench};
 use selfplay::{SessionError, SessionTotals};
 use std::path::Path;

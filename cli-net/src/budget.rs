@@ -1,8 +1,8 @@
 //! How much of a run's budget is spent, kept in `RUN/progress.json` so that a resumed run goes on
 //! towards the same budget.
 
-use crate::config::BudgetConfig;
 use anyhow::{Context, Result};
+use runconfig::BudgetConfig;
 use rundata::RunDir;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;

@@ -5,13 +5,13 @@
 //! `games/results.jsonl` (so the ladder rates the run against the anchors), TensorBoard
 //! (`eval/<opponent>/score`, `.../elo`, `.../elo_low`, `.../elo_high`) and the progress output.
 
-use crate::config::RunConfig;
 use crate::records::{append_records, read_records};
 use crate::run_state::fetch_net;
 use anyhow::{Context, Result};
 use arena::{play_anchor, Entrant, EvalRecord, NetOptions, NetSource, PlayerSpec, ResultRecord};
 use cli::progress;
 use egdb::Tables;
+use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun, Log};
 use std::sync::Arc;
 use train::TbLogger;

@@ -5,7 +5,6 @@
 //! the next candidate; on an S3 run it waits out an unreachable store. The gate thread of a
 //! concurrent `run` runs the same loop ([`follow`]).
 
-use crate::config::RunConfig;
 use crate::evaluation;
 use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
@@ -14,6 +13,7 @@ use crate::waiting::{retry, sleep};
 use anyhow::Result;
 use cli::net_commands::GateArgs;
 use egdb::Tables;
+use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun};
 use std::sync::Arc;
 use std::time::Duration;

@@ -2,7 +2,6 @@
 //! generation's best-net pointer (create-if-absent, so of two evaluators only one promotes), and
 //! every gate is recorded in the run's gate log (`RUN/gates.jsonl`, on S3 objects under `gates/`).
 
-use crate::config::RunConfig;
 use crate::records::{append_records, read_records};
 use crate::run_state::relative_to_run;
 use anyhow::Result;
@@ -12,6 +11,7 @@ use arena::{
 };
 use cli::progress;
 use egdb::Tables;
+use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun, Log, Promotion, RunDir};
 use std::path::Path;
 use std::sync::Arc;

@@ -5,7 +5,6 @@
 
 mod bench;
 mod budget;
-mod config;
 mod egdb_accuracy;
 mod evaluation;
 mod evaluator;

@@ -8,12 +8,12 @@
 //! inference server instead of a net each: a newer net replaces the server's before any worker
 //! sends it a leaf.
 
-use crate::config::RunConfig;
 use crate::run_state::{fetch_net, load_inference};
 use crate::waiting::unreachable;
 use anyhow::{Context, Result};
 use cli::progress;
 use model::NetConfig;
+use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun};
 use search::{
     BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, InferenceServer,

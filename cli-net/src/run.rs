@@ -8,13 +8,13 @@ mod concurrent;
 mod sequential;
 
 use crate::budget::Progress;
-use crate::config::{RunConfig, RunMode};
 use crate::interrupt;
 use crate::run_state::open_run_args;
 use crate::train::open_trainer;
 use anyhow::{bail, Result};
 use cli::net_commands::RunArgs;
 use egdb::Tables;
+use runconfig::{RunConfig, RunMode};
 use rundata::{CachedRun, RunDir};
 use std::sync::Arc;
 use train::{SelfPlayFigures, Trainer};

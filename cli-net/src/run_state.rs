@@ -1,10 +1,10 @@
 //! Opening a run (a folder or `s3://bucket/prefix`, through this process's cache): its config
 //! (new or resumed), its best net, and nets loaded for inference on the configured device.
 
-use crate::config::RunConfig;
 use anyhow::{bail, Context, Result};
 use cli::net_commands::RunDirArgs;
 use model::{Inference, PolicyValueNet};
+use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun, Created, Promotion, RunDir};
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,6 @@
 //! batch. A newly promoted net is taken up within seconds, in the middle of a batch too
 //! ([`follow`], which the self-play thread of a concurrent `run` runs too).
 
-use crate::config::RunConfig;
 use crate::interrupt;
 use crate::playing_net::PlayingNet;
 use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
@@ -14,6 +13,7 @@ use anyhow::Result;
 use cli::net_commands::SelfplayArgs;
 use cli::progress;
 use egdb::Tables;
+use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun, RunDir, Uploader};
 use selfplay::{Session, SessionReport, SessionTotals, ShardWritten};
 use shard::list_shards;

@@ -5,7 +5,6 @@
 //! candidates to `nets/` and its training state to `train/` (see [`crate::train_store`]), so that
 //! a trainer on another machine (a fresh cache) resumes where it left off.
 
-use crate::config::RunConfig;
 use crate::interrupt;
 use crate::run_state::open_run_args;
 use crate::train_store::{download_state, upload_state};
@@ -15,6 +14,7 @@ use anyhow::{bail, Result};
 use cli::net_commands::TrainArgs;
 use cli::progress;
 use egdb::Tables;
+use runconfig::RunConfig;
 use rundata::{CachedRun, RunDir};
 use train::{EndgameSet, StepOutcome, TrainPaths, Trainer};
 
@@ -22,7 +22,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     interrupt::install();
     let (cached, config) = retry("opening the run", || open_run_args(&args.run, "train"))?;
     let run = cached.run();
-    if matches!(config.train.schedule, train::ScheduleConfig::CosineBudget { .. }) {
+    if matches!(config.train.schedule, runconfig::ScheduleConfig::CosineBudget { .. }) {
         eprintln!(
             "note: `train.schedule` cosine_budget follows the budget of `checkers-zero run`; \
              training on its own has none, so the learning rate stays at its peak"
@@ -84,7 +84,7 @@ pub(crate) fn checkpoint(cached: &CachedRun, trainer: &mut Trainer) -> Result<()
 /// Opens the run's trainer. Refuses to start a fresh net over states it could not read.
 pub fn open_trainer(run: &RunDir, config: &RunConfig, tables: Option<&Tables>) -> Result<Trainer> {
     let device = model::resolve_device(config.device)?;
-    let train_config = train::TrainConfig { seed: config.seed, ..config.train.clone() };
+    let train_config = runconfig::TrainConfig { seed: config.seed, ..config.train.clone() };
     let (mut trainer, opened) =
         Trainer::open(TrainPaths::of(run), &config.net, train_config, device)?;
     for refused in &opened.refused {

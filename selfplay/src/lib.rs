@@ -1,12 +1,10 @@
 //! Self-play: many games per worker with their search leaves evaluated in one batch, parallel
 //! workers, writing trajectory shards (the `shard` crate).
 
-pub mod config;
 pub mod net_evaluator;
 pub mod session;
 pub mod worker;
 
-pub use config::{DrawConfig, SelfPlayConfig, SelfPlayConfigError, ServerConfig};
 pub use net_evaluator::{
     decision_requests, players_loader, served, NetEvaluator, TorchNetLoader, PLAYERS_MAX_BATCH,
 };

@@ -4,8 +4,8 @@
 //! across calls, and the priors and values are read from the net's output rows without building
 //! intermediate per-position values (no allocation per position; priors live inline).
 
-use crate::config::DEFAULT_EVAL_CACHE;
 use model::{Inference, OUTPUT_SIZE, WDL_OFFSET};
+use runconfig::selfplay::DEFAULT_EVAL_CACHE;
 use search::{
     priors_from_logits, BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation,
     Evaluator, InferenceServer, LoadedNet, NetLoader,

@@ -1,10 +1,10 @@
 //! A self-play session: worker threads, each with its own evaluator, play a number of games;
 //! this thread collects the finished games and writes them into the run's shards (and PDN).
 
-use crate::config::SelfPlayConfig;
 use crate::worker::{run_worker, FinishedGame, GameCounter, GamePlan, WorkerStats};
 use draughts::{Color, GameResult, PdnGame};
 use egdb::Tables;
+use runconfig::SelfPlayConfig;
 use rundata::RunDir;
 use search::{DecisionRecord, Evaluator, GameEnd, GameRecord, SearchError};
 use shard::Sample;

@@ -3,12 +3,12 @@
 
 use arena::{GateRecord, ResultRecord};
 use model::NetConfig;
+use runconfig::RunConfig;
 use rundata::{BestNet, RunDir};
 use shard::read_shard;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use tch::Device;
-use train::TrainConfig;
 
 /// What a run directory holds, and every file that is not what it should be.
 #[derive(Debug, Default)]
@@ -51,12 +51,7 @@ pub fn audit(root: &Path) -> Audit {
         return audit;
     };
     let run = RunDir::existing(root).expect("a run directory");
-    let config: toml::Value = toml::from_str(&text).expect("config.toml parses");
-    let net: NetConfig = config["net"].clone().try_into().expect("[net]");
-    let train: TrainConfig = config
-        .get("train")
-        .cloned()
-        .map_or_else(TrainConfig::default, |t| t.try_into().expect("[train]"));
+    let RunConfig { net, train, .. } = RunConfig::parse(&text).expect("config.toml reads");
 
     for path in files(&run.shards_dir(), &mut audit) {
         match read_shard(&path) {

@@ -3,10 +3,11 @@
 //! exactly as batches drawn in the step; damaged checkpoints are refused by name.
 
 use super::*;
+use runconfig::OptimizerConfig;
 use std::collections::BTreeMap;
 use tch::Tensor;
 use train::state::{load_state, state_path};
-use train::{OptimizerConfig, StepOutcome};
+use train::StepOutcome;
 
 /// Weights, batch-norm statistics and optimizer buffers by name.
 fn snapshot(trainer: &Trainer) -> BTreeMap<String, Tensor> {

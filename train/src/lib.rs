@@ -13,7 +13,6 @@
 //! ```
 
 pub mod batch;
-pub mod config;
 pub mod endgame;
 mod error;
 pub mod loss;
@@ -26,7 +25,6 @@ pub mod synthetic;
 pub mod tb;
 mod trainer;
 
-pub use config::{OptimizerConfig, ScheduleConfig, TrainConfig, WindowConfig};
 pub use endgame::{
     read_endgame_log, EndgameAccuracy, EndgameSet, ENDGAME_LOG_FILE, ENDGAME_SET_SIZE,
 };

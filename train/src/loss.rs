@@ -9,8 +9,8 @@
 //! L2 is applied by the optimizer as weight decay, not here.
 
 use crate::batch::Batch;
-use crate::config::TrainConfig;
 use model::NetOutput;
+use runconfig::TrainConfig;
 use tch::{Kind, Reduction, Tensor};
 
 /// Logit given to illegal steps: far below any real logit, finite so `0 * log p` stays 0.

@@ -5,8 +5,8 @@
 //! Weight decay applies to tensors of rank 2 and more (convolution kernels, fc weights), not to
 //! biases and batch-norm scales.
 
-use crate::config::OptimizerConfig;
 use crate::error::StateError;
+use runconfig::OptimizerConfig;
 use std::collections::BTreeMap;
 use tch::{nn::VarStore, Kind, Tensor};
 

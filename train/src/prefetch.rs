@@ -82,8 +82,8 @@ impl Drop for Prefetcher {
 mod tests {
     use super::*;
     use crate::batch::ValueTargets;
-    use crate::config::WindowConfig;
     use crate::synthetic::synthetic_samples;
+    use runconfig::WindowConfig;
     use shard::Records;
     use tch::{Device, Tensor};
 

@@ -5,7 +5,7 @@
 //! Positions get a global index in the order their shards were added. The window covers the last
 //! `WindowConfig::size(seen)` of them; shards wholly before it are dropped.
 
-use crate::config::WindowConfig;
+use runconfig::WindowConfig;
 use shard::{read_shard, scan_shards, RecordView, Records, ShardError};
 use std::collections::{HashSet, VecDeque};
 use std::path::Path;

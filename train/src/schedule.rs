@@ -1,7 +1,7 @@
 //! The learning rate at each step: linear warm-up, then the configured schedule (over steps, or
 //! over the run's budget).
 
-use crate::config::{ScheduleConfig, TrainConfig};
+use runconfig::{ScheduleConfig, TrainConfig};
 
 /// The learning rate for update number `step` (0-based), `budget_spent` of the run's budget
 /// (0..=1) spent, when a run reports it.

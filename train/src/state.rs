@@ -6,11 +6,11 @@
 //! state), `train.skipped_steps`, `train.shards` (JSON list of the shard files in the replay
 //! window's order) and `train.config` (the TrainConfig as JSON, for people).
 
-use crate::config::TrainConfig;
 use crate::error::{StateError, TrainError};
 use crate::optim::Optimizer;
 use model::checkpoint::{load, save};
 use model::{Checkpoint, Extras, NetConfig, PolicyValueNet};
+use runconfig::TrainConfig;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tch::Device;

@@ -4,7 +4,6 @@
 //! thread would draw itself.
 
 use crate::batch::{Batch, HostBatch, Sampler, ValueTargets};
-use crate::config::TrainConfig;
 use crate::endgame::{EndgameAccuracy, EndgameSet, ENDGAME_LOG_FILE};
 use crate::error::TrainError;
 use crate::loss::losses;
@@ -15,6 +14,7 @@ use crate::schedule::learning_rate;
 use crate::state::{list_states, load_latest, save_state, state_path, TrainState};
 use crate::tb::TbLogger;
 use model::{NetConfig, PolicyValueNet};
+use runconfig::TrainConfig;
 use rundata::{append_lines, RunDir, RunDirError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -9,10 +9,10 @@ use arena::{
     run_fixtures, schedule, standard_deck, Entrant, NetOptions, NetSource, PlayerSpec, RunConfig,
 };
 use model::{Inference, ModelError};
+use runconfig::selfplay::DEFAULT_EVAL_CACHE;
 use search::{
     CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, LoadedNet, NetLoader,
 };
-use selfplay::config::DEFAULT_EVAL_CACHE;
 use selfplay::NetEvaluator;
 use std::ops::ControlFlow;
 use std::path::Path;

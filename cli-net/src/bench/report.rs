@@ -5,7 +5,7 @@ use super::matches::MatchBench;
 use super::self_play::{SelfPlayBench, ServedBench};
 use super::shadow::SHADOW_EVERY;
 use super::training::TrainBench;
-use crate::config::RunConfig;
+use runconfig::RunConfig;
 
 use tch::Device;
 

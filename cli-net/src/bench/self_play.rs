@@ -12,10 +12,11 @@
 
 use super::shadow::{ShadowEvaluator, ShadowTotals};
 use model::{Inference, ModelError};
+use runconfig::SelfPlayConfig;
 use rundata::RunDir;
 use search::{BoxedEvaluator, CachedEvaluator, Evaluator, InferenceServer};
 use selfplay::worker::WorkerStats;
-use selfplay::{NetEvaluator, SelfPlayConfig, Session, SessionError, SessionTotals};
+use selfplay::{NetEvaluator, Session, SessionError, SessionTotals};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 

@@ -4,11 +4,12 @@
 //! already on the device; and the replay window's memory per position.
 
 use model::NetConfig;
+use runconfig::TrainConfig;
 use shard::{write_shard, ShardHeader};
 use std::time::{Duration, Instant};
 use tch::Device;
 use train::synthetic::synthetic_samples;
-use train::{TrainConfig, TrainError, TrainPaths, Trainer};
+use train::{TrainError, TrainPaths, Trainer};
 
 /// Figures of one benchmark run.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

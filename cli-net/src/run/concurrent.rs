@@ -13,7 +13,6 @@
 
 use super::{figures, phase_seed, step_limit, Parts};
 use crate::budget::{exhausted, games_for_phase, out_of_time, share_spent, Progress, Spent};
-use crate::config::{BudgetConfig, RunConfig};
 use crate::evaluator;
 use crate::interrupt;
 use crate::run_state::{ensure_best, set_cpu_threads};
@@ -22,6 +21,7 @@ use crate::training;
 use anyhow::{Error, Result};
 use cli::progress;
 use egdb::Tables;
+use runconfig::{BudgetConfig, RunConfig};
 use rundata::{BestNet, CachedRun};
 use selfplay::SessionReport;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};

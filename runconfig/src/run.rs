@@ -1,16 +1,17 @@
 //! The run config: one TOML file with a section per stage, read and validated once. An unknown key
 //! or a bad value is an error naming the file and the key.
 
+use crate::selfplay::SelfPlayConfig;
+use crate::train::TrainConfig;
 use ::egdb::Tables;
 use anyhow::{bail, Context, Result};
 use arena::{EvalConfig, GateConfig};
-use model::{DeviceSpec, NetConfig};
-use selfplay::SelfPlayConfig;
+use netfile::NetConfig;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use train::TrainConfig;
+use support::DeviceSpec;
 
 /// Everything a run reads. Sections: `[run]`, `[budget]`, `[net]`, `[selfplay]` (with
 /// `[selfplay.draw]`, `[selfplay.mcts]`), `[train]`, `[gate]`, `[eval]`, `[egdb]`. Only `[net]` is
@@ -32,19 +33,27 @@ pub struct RunConfig {
     #[serde(default)]
     pub cpu_threads: usize,
     #[serde(default)]
+    /// `[run]`: how the roles are driven (one after the other, or at once).
     pub run: RunLoopConfig,
     #[serde(default)]
+    /// `[budget]`: when the run stops by itself.
     pub budget: BudgetConfig,
+    /// `[net]`: the net family and its sizes (the one required section).
     pub net: NetConfig,
     #[serde(default)]
+    /// `[selfplay]`: workers, games in flight, draw rules, the search.
     pub selfplay: SelfPlayConfig,
     #[serde(default)]
+    /// `[train]`: the replay window, losses, optimizer and schedule.
     pub train: TrainConfig,
     #[serde(default)]
+    /// `[gate]`: how a candidate earns promotion.
     pub gate: GateConfig,
     #[serde(default)]
+    /// `[eval]`: the fixed anchors the best net is measured against.
     pub eval: EvalConfig,
     #[serde(default)]
+    /// `[egdb]`: the endgame tables self-play and training use.
     pub egdb: EgdbConfig,
 }
 
@@ -92,6 +101,7 @@ impl EgdbConfig {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RunLoopConfig {
+    /// `run.mode`: sequential or concurrent.
     pub mode: RunMode,
 }
 

@@ -13,7 +13,6 @@
 //! total_steps = 100000
 //! ```
 
-use crate::error::TrainError;
 use serde::{Deserialize, Serialize};
 use support::Invalid;
 
@@ -46,7 +45,7 @@ pub struct TrainConfig {
     /// Share of the search value in the value target (the rest is the game result), in [0, 1].
     pub search_value_weight: f32,
     /// Only positions without a capture pending are value targets (see
-    /// [`crate::batch::ValueTargets::quiet_only`]).
+    /// `train::batch::ValueTargets::quiet_only`).
     pub quiet_value_targets: bool,
     /// Weight of the policy loss.
     pub policy_weight: f32,
@@ -199,9 +198,9 @@ pub enum ScheduleConfig {
 
 impl TrainConfig {
     /// Checks every field's range; the error names the first bad field.
-    pub fn validate(&self) -> Result<(), TrainError> {
+    pub fn validate(&self) -> Result<(), Invalid> {
         let bad = |field, value: &dyn std::fmt::Display, expected: &str| {
-            Err(TrainError::Config(Invalid::new(field, value, expected)))
+            Err(Invalid::new(field, value, expected))
         };
         let unit = |x: f64| (0.0..=1.0).contains(&x);
         let positive = |x: f64| x.is_finite() && x > 0.0;
