@@ -15,3 +15,6 @@ pub mod play;
 pub mod progress;
 
 pub use command::{exit_status, Cli, Command, NetSupport, SharedCommand};
+
+/// The commit this build comes from (12 hex digits, or `unknown` outside a git checkout).
+pub const COMMIT: &str = env!("CHECKERS_ZERO_GIT_HASH");

@@ -267,29 +267,13 @@ fn print_table(a: &Entrant, b: &Entrant, tally: &Tally, elapsed: Duration) {
         [(a.name(), *tally, elo), (b.name(), tally.flipped(), tally.flipped().elo())]
     {
         println!(
-            "{name:width$}  {:>5}  {:>4}  {:>5}  {:>6}  {:.3}  {} [{}, {}]",
+            "{name:width$}  {:>5}  {:>4}  {:>5}  {:>6}  {:.3}  {e}",
             t.games(),
             t.wins,
             t.draws,
             t.losses,
             t.score(),
-            signed(e.elo),
-            signed(e.low),
-            signed(e.high)
         );
     }
     println!("{} games in {:.1} s", tally.games(), elapsed.as_secs_f64());
-}
-
-/// An Elo figure with its sign; infinite ones as `+inf` / `-inf`.
-pub fn signed(elo: f64) -> String {
-    if elo.is_infinite() {
-        if elo > 0.0 {
-            "+inf".into()
-        } else {
-            "-inf".into()
-        }
-    } else {
-        format!("{elo:+.0}")
-    }
 }

@@ -42,7 +42,7 @@ pub use record::{
 pub use runner::{run_fixtures, RunConfig, GAMES_SHARING_NETS};
 pub use spec::{names_a_net, NetSource, PlayerSpec, SearchLimit, MAX_DEPTH};
 pub use sprt::{SprtConfig, SprtState};
-pub use tally::{elo_of_score, score_of_elo, EloEstimate, Tally};
+pub use tally::{elo_of_score, score_of_elo, signed_elo, EloEstimate, Tally};
 
 #[cfg(test)]
 mod tests;

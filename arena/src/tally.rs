@@ -32,6 +32,23 @@ pub struct EloEstimate {
     pub high: f64,
 }
 
+/// `+E [LOW, HIGH]`, each as [`signed_elo`] writes it.
+impl std::fmt::Display for EloEstimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (elo, low, high) = (signed_elo(self.elo), signed_elo(self.low), signed_elo(self.high));
+        write!(f, "{elo} [{low}, {high}]")
+    }
+}
+
+/// An Elo figure with its sign, rounded; infinite ones as `+inf` / `-inf`.
+pub fn signed_elo(elo: f64) -> String {
+    if elo.is_infinite() {
+        (if elo > 0.0 { "+inf" } else { "-inf" }).into()
+    } else {
+        format!("{elo:+.0}")
+    }
+}
+
 impl Tally {
     /// Counts one game scored `points` (1, 0.5 or 0).
     pub fn add(&mut self, points: f64) {

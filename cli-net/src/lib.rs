@@ -1,30 +1,13 @@
 //! The net library: the commands of `checkers-zero` that need libtorch (training, self-play,
 //! gates, exports, benchmarks, and net players in the shared commands). The binary parses the
 //! command line, loads this library only when the command needs it, and hands it the same command
-//! line ([`checkers_zero_net_main`]); nothing but that text crosses between the two.
-
-mod bench;
-mod budget;
-mod egdb_accuracy;
-mod evaluation;
-mod evaluator;
-mod export;
-mod gating;
-mod interrupt;
-mod ladder;
-mod playing_net;
-mod records;
-mod run;
-mod run_state;
-mod selfplay;
-mod train;
-mod train_store;
-mod training;
-mod waiting;
+//! line ([`checkers_zero_net_main`]); nothing but that text crosses between the two. The commands
+//! themselves are the `run` crate's.
 
 use clap::Parser;
 use cli::net_commands::NetCommand;
 use cli::{Cli, Command, NetSupport};
+use run::commands;
 use search::NetLoader;
 use std::ffi::{c_char, c_int, CStr, OsString};
 use std::io::Write;
@@ -60,13 +43,13 @@ pub unsafe extern "C" fn checkers_zero_net_main(argc: c_int, argv: *const *const
 
 fn run(cli: Cli) -> c_int {
     let result = match cli.command {
-        Command::Net(NetCommand::Run(args)) => run::run(args),
-        Command::Net(NetCommand::Selfplay(args)) => selfplay::run(args),
-        Command::Net(NetCommand::Train(args)) => train::run(args),
-        Command::Net(NetCommand::Gate(args)) => evaluator::run(args),
-        Command::Net(NetCommand::Export(args)) => export::run(args),
-        Command::Net(NetCommand::Ladder(args)) => ladder::run(args),
-        Command::Net(NetCommand::Bench(args)) => bench::run(args),
+        Command::Net(NetCommand::Run(args)) => commands::run(args),
+        Command::Net(NetCommand::Selfplay(args)) => commands::selfplay(args),
+        Command::Net(NetCommand::Train(args)) => commands::train(args),
+        Command::Net(NetCommand::Gate(args)) => commands::gate(args),
+        Command::Net(NetCommand::Export(args)) => commands::export(args),
+        Command::Net(NetCommand::Ladder(args)) => commands::ladder(args),
+        Command::Net(NetCommand::Bench(args)) => commands::bench(args),
         Command::Shared(shared) => shared.run(Some(&Torch)),
     };
     c_int::from(cli::exit_status(result))
@@ -81,6 +64,6 @@ impl NetSupport for Torch {
     }
 
     fn egdb_accuracy(&self, args: cli::egdb::AccuracyArgs) -> anyhow::Result<()> {
-        egdb_accuracy::accuracy(args)
+        commands::egdb_accuracy(args)
     }
 }

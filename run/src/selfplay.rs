@@ -8,7 +8,7 @@
 use crate::interrupt;
 use crate::playing_net::PlayingNet;
 use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
-use crate::waiting::retry;
+use crate::store_retry::retry;
 use anyhow::Result;
 use cli::net_commands::SelfplayArgs;
 use cli::progress;
@@ -24,6 +24,7 @@ use std::time::Duration;
 /// How long a stopping process keeps trying to upload its last shards.
 const UPLOAD_PATIENCE: Duration = Duration::from_secs(60);
 
+/// `checkers-zero selfplay`: plays games with the best net into shards, once or following.
 pub fn run(args: SelfplayArgs) -> Result<()> {
     interrupt::install();
     let (cached, mut config) = retry("opening the run", || open_run_args(&args.run, "selfplay"))?;

@@ -19,6 +19,7 @@ use rundata::{CachedRun, RunDir};
 use std::sync::Arc;
 use train::{SelfPlayFigures, Trainer};
 
+/// `checkers-zero run`: the whole loop on one machine until the budget is spent.
 pub fn run(args: RunArgs) -> Result<()> {
     interrupt::install();
     let (cached, mut config) = open_run_args(&args.run, "run")?;

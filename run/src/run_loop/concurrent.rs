@@ -13,7 +13,7 @@
 
 use super::{figures, phase_seed, step_limit, Parts};
 use crate::budget::{exhausted, games_for_phase, out_of_time, share_spent, Progress, Spent};
-use crate::evaluator;
+use crate::gatekeeper;
 use crate::interrupt;
 use crate::run_state::{ensure_best, set_cpu_threads};
 use crate::selfplay::{describe, Batch, Batches};
@@ -193,12 +193,12 @@ fn gate(
     shared: &Shared,
 ) -> Result<()> {
     let mut tb = TbLogger::create(&cached.run().tb_dir().join("run"))?;
-    let until = evaluator::Until {
+    let until = gatekeeper::Until {
         candidates_ended: &|| shared.training_ended.load(SeqCst),
         final_evaluation: true,
         run_clock: Some(&|| shared.spent().wall_seconds),
     };
-    evaluator::follow(cached, config, tables, &mut tb, &until).map(drop)
+    gatekeeper::follow(cached, config, tables, &mut tb, &until).map(drop)
 }
 
 /// Self-play's batches in a concurrent run: a generation's games at a time, seeded and counted

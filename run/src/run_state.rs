@@ -58,7 +58,7 @@ fn provenance(config: &RunConfig) -> String {
     format!(
         "# checkers-zero {} (git {}), run created at unix time {}\n{}",
         env!("CARGO_PKG_VERSION"),
-        env!("CHECKERS_ZERO_GIT_HASH"),
+        cli::COMMIT,
         support::unix_seconds(),
         config.to_toml()
     )

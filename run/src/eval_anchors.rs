@@ -5,7 +5,7 @@
 //! `games/results.jsonl` (so the ladder rates the run against the anchors), TensorBoard
 //! (`eval/<opponent>/score`, `.../elo`, `.../elo_low`, `.../elo_high`) and the progress output.
 
-use crate::records::{append_records, read_records};
+use crate::logs::{append_records, read_records};
 use crate::run_state::fetch_net;
 use anyhow::{Context, Result};
 use arena::{play_anchor, Entrant, EvalRecord, NetOptions, NetSource, PlayerSpec, ResultRecord};
@@ -105,19 +105,15 @@ fn log(tb: &mut TbLogger, r: &EvalRecord) -> Result<()> {
 
 /// One line: `eval: NET vs OPPONENT: +W =D -L score S, Elo E [LOW, HIGH] (N games, T s)`.
 fn describe(r: &EvalRecord) -> String {
-    let signed = cli::match_cmd::signed;
-    let elo = r.elo();
     format!(
-        "eval: {} vs {}: +{} ={} -{} score {:.3}, Elo {} [{}, {}] ({} games, {:.1} s)",
+        "eval: {} vs {}: +{} ={} -{} score {:.3}, Elo {} ({} games, {:.1} s)",
         r.net,
         r.opponent,
         r.tally.wins,
         r.tally.draws,
         r.tally.losses,
         r.score,
-        signed(elo.elo),
-        signed(elo.low),
-        signed(elo.high),
+        r.elo(),
         r.tally.games(),
         r.seconds
     )

@@ -9,7 +9,7 @@
 //! sends it a leaf.
 
 use crate::run_state::{fetch_net, load_inference};
-use crate::waiting::unreachable;
+use crate::store_retry::unreachable;
 use anyhow::{Context, Result};
 use cli::progress;
 use model::NetConfig;

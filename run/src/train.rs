@@ -7,9 +7,9 @@
 
 use crate::interrupt;
 use crate::run_state::open_run_args;
+use crate::store_retry::retry;
 use crate::train_store::{download_state, upload_state};
 use crate::training;
-use crate::waiting::retry;
 use anyhow::{bail, Result};
 use cli::net_commands::TrainArgs;
 use cli::progress;
@@ -18,6 +18,7 @@ use runconfig::RunConfig;
 use rundata::{CachedRun, RunDir};
 use train::{EndgameSet, StepOutcome, TrainPaths, Trainer};
 
+/// `checkers-zero train`: trains on the run's shards, once or following.
 pub fn run(args: TrainArgs) -> Result<()> {
     interrupt::install();
     let (cached, config) = retry("opening the run", || open_run_args(&args.run, "train"))?;

@@ -4,8 +4,8 @@
 //! `run` runs it beside self-play.
 
 use crate::interrupt;
+use crate::store_retry::{retry, sleep};
 use crate::train::{checkpoint, train_paid_steps, warn_damaged};
-use crate::waiting::{retry, sleep};
 use anyhow::Result;
 use cli::progress;
 use rundata::CachedRun;

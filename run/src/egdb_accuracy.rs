@@ -5,6 +5,7 @@ use anyhow::{bail, Result};
 use cli::egdb::{folder, AccuracyArgs};
 use egdb::Tables;
 
+/// `checkers-zero egdb accuracy`: a checkpoint's value head against the endgame tables.
 pub fn accuracy(args: AccuracyArgs) -> Result<()> {
     let dir = folder(args.dir)?;
     let tables = Tables::open_up_to(&dir, args.pieces)?;

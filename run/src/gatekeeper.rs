@@ -1,15 +1,15 @@
-//! `checkers-zero gate`: the evaluator role. It gates the newest candidate the trainer published
+//! `checkers-zero gate`: the gatekeeper role. It gates the newest candidate the trainer published
 //! (in the run's `nets/`) against the best net, promotes through the store (create-if-absent per
 //! generation, so of several evaluators exactly one promotes each generation), records the gate
 //! and its games, and plays the fixed anchors of `[eval]` when due. With `--follow` it waits for
 //! the next candidate; on an S3 run it waits out an unreachable store. The gate thread of a
 //! concurrent `run` runs the same loop ([`follow`]).
 
-use crate::evaluation;
+use crate::eval_anchors;
 use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
 use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
-use crate::waiting::{retry, sleep};
+use crate::store_retry::{retry, sleep};
 use anyhow::Result;
 use cli::net_commands::GateArgs;
 use egdb::Tables;
@@ -22,6 +22,7 @@ use train::TbLogger;
 /// How long a following evaluator waits between two looks for a new candidate.
 const POLL: Duration = Duration::from_secs(2);
 
+/// `checkers-zero gate`: gates the newest candidate, once or (`--follow`) as each comes.
 pub fn run(args: GateArgs) -> Result<()> {
     interrupt::install();
     let (cached, config) = retry("opening the run", || open_run_args(&args.run, "gate"))?;
@@ -62,12 +63,12 @@ pub fn follow(
         let ended = (until.candidates_ended)();
         let (best, candidate) = retry(waiting, || next_candidate(cached, config))?;
         let last = ended && candidate.is_none() && until.final_evaluation;
-        let opponents = retry(waiting, || evaluation::due(cached, config, &best, last))?;
+        let opponents = retry(waiting, || eval_anchors::due(cached, config, &best, last))?;
         if !opponents.is_empty() {
             let run_seconds = until.run_clock.map(|clock| clock());
             let evaluate = || {
                 let tables = tables.clone();
-                evaluation::evaluate(cached, config, tables, &best, &opponents, run_seconds, tb)
+                eval_anchors::evaluate(cached, config, tables, &best, &opponents, run_seconds, tb)
             };
             retry(waiting, evaluate)?;
         } else if let Some(step) = candidate {

@@ -4,7 +4,7 @@
 
 use super::{figures, phase_seed, step_limit, Parts};
 use crate::budget::{exhausted, games_for_phase, share_spent};
-use crate::evaluation;
+use crate::eval_anchors;
 use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
 use crate::playing_net::PlayingNet;
@@ -32,10 +32,10 @@ pub(super) fn run(parts: Parts) -> Result<()> {
         let spent = progress.spent();
         let limit = exhausted(&config.budget, &spent, trainer.step());
         // The best net against the fixed anchors: when due, and for the final net.
-        let opponents = evaluation::due(cached, config, &best, limit.is_some())?;
+        let opponents = eval_anchors::due(cached, config, &best, limit.is_some())?;
         if !opponents.is_empty() {
             let run_seconds = Some(spent.wall_seconds);
-            evaluation::evaluate(
+            eval_anchors::evaluate(
                 cached,
                 config,
                 tables.clone(),

@@ -2,7 +2,7 @@
 //! generation's best-net pointer (create-if-absent, so of two evaluators only one promotes), and
 //! every gate is recorded in the run's gate log (`RUN/gates.jsonl`, on S3 objects under `gates/`).
 
-use crate::records::{append_records, read_records};
+use crate::logs::{append_records, read_records};
 use crate::run_state::relative_to_run;
 use anyhow::Result;
 use arena::{

@@ -9,15 +9,16 @@
 //! (`RUN/curve.svg`) and against the run's hours (`RUN/curve-time.svg`).
 
 use anyhow::{Context, Result};
+use arena::signed_elo;
 use arena::{
     curve_svg, default_anchor, elo_svg, linked_to, rate, read_results, Clock, LearningCurve, Slope,
     XAxis, VIRTUAL_DRAWS,
 };
-use cli::match_cmd::signed;
 use cli::net_commands::LadderArgs;
 use rundata::{CachedRun, Log, RunDir};
 use std::path::{Path, PathBuf};
 
+/// `checkers-zero ladder`: rates a run's nets and anchors, with its learning curve.
 pub fn run(args: LadderArgs) -> Result<()> {
     if !args.run_dir.starts_with("s3://") {
         RunDir::existing(&args.run_dir)?;
@@ -73,7 +74,7 @@ pub fn run(args: LadderArgs) -> Result<()> {
             r.name,
             r.games,
             r.score,
-            signed(r.elo),
+            signed_elo(r.elo),
             r.margin
         );
         let accuracy = endgame.as_ref().map(|log| {
@@ -104,7 +105,7 @@ const CURVE_SPANS: usize = 8;
 
 /// Prints and plots the learning curve against the fixed opponents, when the run has one.
 fn learning_curve(cached: &CachedRun, plot: &Path) -> Result<()> {
-    let records = crate::evaluation::read_evaluations(cached)?;
+    let records = crate::eval_anchors::read_evaluations(cached)?;
     if records.is_empty() {
         return Ok(());
     }
@@ -133,7 +134,7 @@ fn learning_curve(cached: &CachedRun, plot: &Path) -> Result<()> {
                 t.games(),
                 format!("+{} ={} -{}", t.wins, t.draws, t.losses),
                 t.score(),
-                format!("{} [{}, {}]", signed(elo.elo), signed(elo.low), signed(elo.high)),
+                elo.to_string(),
             );
         }
         let (first, last) = anchor.halves(end);

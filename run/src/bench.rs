@@ -80,6 +80,7 @@ const QUICK: Plan = Plan {
 /// Batch sizes of the forward-pass figures.
 const FORWARD_BATCHES: [usize; 5] = [1, 64, 256, 1024, 4096];
 
+/// `checkers-zero bench`: every performance figure, as a table and optionally JSON.
 pub fn run(args: BenchArgs) -> Result<()> {
     let mut config = RunConfig::load(&args.config)?;
     if let Some(device) = args.device {

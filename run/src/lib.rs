@@ -1,0 +1,37 @@
+//! The run: its three roles (self-play, the trainer, the gatekeeper with the `[eval]` anchors),
+//! the loop that drives them on one machine (one after the other or at once), the budget, the run
+//! folder's state and logs, the store retries of an S3 run, and the other commands that need the
+//! nets (export, ladder, bench, the egdb accuracy of a net). The net library (`cli-net/`) is the
+//! thin libtorch entry point over [`commands`].
+
+mod bench;
+mod budget;
+mod egdb_accuracy;
+mod eval_anchors;
+mod export;
+mod gatekeeper;
+mod gating;
+mod interrupt;
+mod ladder;
+mod logs;
+mod playing_net;
+mod run_loop;
+mod run_state;
+mod selfplay;
+mod store_retry;
+mod train;
+mod train_store;
+mod training;
+
+/// The commands of `checkers-zero` that need libtorch, one function each, taking the command's
+/// parsed arguments (`cli::net_commands`).
+pub mod commands {
+    pub use crate::bench::run as bench;
+    pub use crate::egdb_accuracy::accuracy as egdb_accuracy;
+    pub use crate::export::run as export;
+    pub use crate::gatekeeper::run as gate;
+    pub use crate::ladder::run as ladder;
+    pub use crate::run_loop::run;
+    pub use crate::selfplay::run as selfplay;
+    pub use crate::train::run as train;
+}
