@@ -60,7 +60,7 @@ struct Torch;
 
 impl NetSupport for Torch {
     fn loader(&self) -> Arc<dyn NetLoader> {
-        ::selfplay::players_loader()
+        model::players_loader()
     }
 
     fn egdb_accuracy(&self, args: cli::egdb::AccuracyArgs) -> anyhow::Result<()> {

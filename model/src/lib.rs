@@ -21,6 +21,7 @@ mod guard;
 mod inference;
 mod layers;
 mod net;
+pub mod net_evaluator;
 pub mod policy;
 mod resnet;
 pub mod sample;
@@ -33,6 +34,9 @@ pub use error::ModelError;
 pub use export::ExportFormat;
 pub use inference::{Inference, NetEval};
 pub use net::{NetOutput, PolicyValueNet, MOVES_LEFT_OFFSET, OUTPUT_SIZE, WDL_OFFSET};
+pub use net_evaluator::{
+    decision_requests, players_loader, served, NetEvaluator, TorchNetLoader, PLAYERS_MAX_BATCH,
+};
 pub use netfile::{CheckpointError, Family, NetConfig, ResNetConfig, SparseConfig};
 pub use policy::POLICY_SIZE;
 pub use support::DeviceSpec;

@@ -63,7 +63,7 @@ pub fn evaluate(
         time: Some(eval.time_per_move()),
         device: config.device,
         egdb: tables.clone(),
-        nets: Some(selfplay::players_loader()),
+        nets: Some(model::players_loader()),
     };
     let net = NetSource {
         checkpoint: fetch_net(run, best)?,

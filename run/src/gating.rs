@@ -50,7 +50,7 @@ pub fn gate(
         time: None,
         device: config.device,
         egdb: tables.clone(),
-        nets: Some(selfplay::players_loader()),
+        nets: Some(model::players_loader()),
     };
     let candidate = net_entrant(run, &candidate_path, &options)?;
     let opponent = net_entrant(run, &run.root().join(&best.checkpoint), &options)?;

@@ -13,12 +13,12 @@ use crate::store_retry::unreachable;
 use anyhow::{Context, Result};
 use cli::progress;
 use model::NetConfig;
+use model::NetEvaluator;
 use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun};
 use search::{
     BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, InferenceServer,
 };
-use selfplay::NetEvaluator;
 use sparsenet::{SparseEvaluator, SparseWeights};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

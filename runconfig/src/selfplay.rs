@@ -1,7 +1,7 @@
 //! Self-play settings: workers, games in flight, draw rules and the search, as one serde section.
 
 use draughts::DrawRules;
-use search::MctsConfig;
+use search::{MctsConfig, DEFAULT_EVAL_CACHE};
 use serde::{Deserialize, Serialize};
 
 /// The `[selfplay]` section of a run config.
@@ -79,9 +79,6 @@ impl ServerConfig {
         }
     }
 }
-
-/// The evaluations a self-play worker or a player's net keeps by default (about 30 MB).
-pub const DEFAULT_EVAL_CACHE: usize = 1 << 17;
 
 /// Draw rules (see `draughts::DrawRules`); 0 turns a rule off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,6 +12,9 @@ use crate::evaluator::{EvalError, EvalRequest, Evaluation, Evaluator};
 use draughts::Observation;
 use std::collections::HashMap;
 
+/// The evaluations a self-play worker or a player's net keeps by default (about 30 MB).
+pub const DEFAULT_EVAL_CACHE: usize = 1 << 17;
+
 /// An evaluator that answers repeated observations from a cache and passes the rest on.
 pub struct CachedEvaluator<E> {
     inner: E,

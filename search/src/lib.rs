@@ -62,7 +62,7 @@ mod test_positions;
 #[cfg(test)]
 mod tests;
 
-pub use cache::{CacheStats, CachedEvaluator};
+pub use cache::{CacheStats, CachedEvaluator, DEFAULT_EVAL_CACHE};
 pub use config::{
     Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, TemperatureSchedule, PLAYER_SETTINGS,
 };

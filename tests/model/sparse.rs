@@ -4,9 +4,9 @@
 use super::max_abs_diff;
 use model::encoding::Input;
 use model::sample::random_observations;
+use model::NetEvaluator;
 use model::{CheckpointError, Extras, Inference, NetConfig, PolicyValueNet, SparseConfig};
 use search::Evaluator;
-use selfplay::NetEvaluator;
 use sparsenet::{features, NativeError, Scratch, SparseEvaluator, SparseWeights};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -68,7 +68,7 @@ fn the_native_evaluator_gives_the_priors_and_values_of_the_libtorch_evaluator() 
     let dir = tempfile::tempdir().unwrap();
     let net = spread_net(&NetConfig::sparse());
     let path = save(&net, dir.path(), "net.safetensors");
-    let requests = selfplay::decision_requests(3, 200);
+    let requests = model::decision_requests(3, 200);
     let mut torch = NetEvaluator::new(Inference::new(net, false));
     let expected = torch.evaluate(&requests).unwrap();
     let mut native = SparseEvaluator::new(Arc::new(SparseWeights::load(&path).unwrap().0));

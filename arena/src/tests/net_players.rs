@@ -33,7 +33,7 @@ fn net_players_load_a_runs_best_net_and_play_legal_games() {
     let dir = tempfile::tempdir().unwrap();
     tiny_run(dir.path());
     let run = dir.path().display();
-    let nets = Some(std::sync::Arc::new(selfplay::TorchNetLoader) as _);
+    let nets = Some(std::sync::Arc::new(model::TorchNetLoader) as _);
     let options = NetOptions { playouts: 8, nets, ..NetOptions::default() };
     let mcts = Entrant::load(&format!("mcts:{run}:16").parse().unwrap(), &options).unwrap();
     let policy = Entrant::load(&format!("policy:{run}").parse().unwrap(), &options).unwrap();

@@ -10,10 +10,11 @@
 use super::self_play::play_rounds;
 use arena::{player_config, Thinking};
 use draughts::{DrawRules, Game};
+use model::NetEvaluator;
 use model::{Extras, Inference, ModelError, NetConfig, PolicyValueNet};
 use runconfig::SelfPlayConfig;
 use search::{BoxedEvaluator, Budget, CachedEvaluator, EvalRequest, Evaluator, Search};
-use selfplay::{NetEvaluator, SessionError};
+use selfplay::SessionError;
 use sparsenet::{SparseEvaluator, SparseWeights};
 use std::path::Path;
 use std::sync::Arc;
@@ -119,7 +120,7 @@ fn measure(
     games_per_round: u64,
     plan: FamilyPlan,
 ) -> anyhow::Result<FamilyFigures> {
-    let requests = selfplay::decision_requests(0x5eed, 4096);
+    let requests = model::decision_requests(0x5eed, 4096);
     let mut evaluator = make()?;
     let evals_per_s_b1 = evaluations_per_sec(&mut evaluator, &requests, 1, plan.evaluations)?;
     let evals_per_s_b8 = evaluations_per_sec(&mut evaluator, &requests, 8, plan.evaluations)?;

@@ -8,12 +8,11 @@ use anyhow::Result;
 use arena::{
     run_fixtures, schedule, standard_deck, Entrant, NetOptions, NetSource, PlayerSpec, RunConfig,
 };
+use model::NetEvaluator;
 use model::{Inference, ModelError};
-use runconfig::selfplay::DEFAULT_EVAL_CACHE;
 use search::{
     CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, LoadedNet, NetLoader,
 };
-use selfplay::NetEvaluator;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -50,8 +49,8 @@ pub fn bench_matches(
     for _ in 0..2 {
         let counted =
             Counted { net: NetEvaluator::new(make_inference()?), positions: positions.clone() };
-        let cached = CachedEvaluator::new(counted, DEFAULT_EVAL_CACHE);
-        nets.push(selfplay::served(Box::new(cached), 0));
+        let cached = CachedEvaluator::new(counted, search::DEFAULT_EVAL_CACHE);
+        nets.push(model::served(Box::new(cached), 0));
     }
     let options = NetOptions {
         playouts,

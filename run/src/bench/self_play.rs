@@ -11,12 +11,13 @@
 //! the workers sharing one inference server, for the speed-up over their own nets.
 
 use super::shadow::{ShadowEvaluator, ShadowTotals};
+use model::NetEvaluator;
 use model::{Inference, ModelError};
 use runconfig::SelfPlayConfig;
 use rundata::RunDir;
 use search::{BoxedEvaluator, CachedEvaluator, Evaluator, InferenceServer};
 use selfplay::worker::WorkerStats;
-use selfplay::{NetEvaluator, Session, SessionError, SessionTotals};
+use selfplay::{Session, SessionError, SessionTotals};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 

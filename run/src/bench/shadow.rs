@@ -2,8 +2,8 @@
 //! same moments, so machine load and thread setting are the same for both sides of the ratio.
 
 use model::sample::random_observations;
+use model::NetEvaluator;
 use search::{EvalError, EvalRequest, Evaluation, Evaluator};
-use selfplay::NetEvaluator;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 

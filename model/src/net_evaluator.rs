@@ -1,14 +1,13 @@
-//! The bridge between the search and the net: `search::Evaluator` over `model::Inference`.
+//! The bridge between the search and the net: `search::Evaluator` over [`crate::Inference`].
 //!
 //! Built for self-play's hot loop: the requests are encoded straight into one input buffer kept
 //! across calls, and the priors and values are read from the net's output rows without building
 //! intermediate per-position values (no allocation per position; priors live inline).
 
-use model::{Inference, OUTPUT_SIZE, WDL_OFFSET};
-use runconfig::selfplay::DEFAULT_EVAL_CACHE;
+use crate::{Inference, OUTPUT_SIZE, WDL_OFFSET};
 use search::{
     priors_from_logits, BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation,
-    Evaluator, InferenceServer, LoadedNet, NetLoader,
+    Evaluator, InferenceServer, LoadedNet, NetLoader, DEFAULT_EVAL_CACHE,
 };
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -71,7 +70,7 @@ fn to_evaluation(request: &EvalRequest, row: &[f32]) -> Evaluation {
 /// played from `seed`, mid-capture ones included: inputs for tests and benchmarks of evaluators.
 pub fn decision_requests(seed: u64, count: usize) -> Vec<EvalRequest> {
     let mut out = Vec::with_capacity(count);
-    model::sample::for_each_decision(seed, usize::MAX, |observation, turn| {
+    crate::sample::for_each_decision(seed, usize::MAX, |observation, turn| {
         out.push(EvalRequest { observation: *observation, legal_steps: turn.legal_steps() });
         if out.len() < count {
             ControlFlow::Continue(())
@@ -99,14 +98,14 @@ impl NetLoader for TorchNetLoader {
         checkpoint: &Path,
         device: DeviceSpec,
     ) -> Result<LoadedNet, Box<dyn std::error::Error + Send + Sync>> {
-        let device = model::resolve_device(device)?;
-        let loaded = model::checkpoint::load(checkpoint, None, device)?;
+        let device = crate::resolve_device(device)?;
+        let loaded = crate::checkpoint::load(checkpoint, None, device)?;
         let net = NetEvaluator::new(Inference::new(loaded.net, false));
         Ok(served(Box::new(CachedEvaluator::new(net, DEFAULT_EVAL_CACHE)), loaded.meta.step))
     }
 
     fn set_cpu_threads(&self, threads: usize) {
-        model::set_cpu_threads(threads);
+        crate::set_cpu_threads(threads);
     }
 }
 
@@ -130,7 +129,7 @@ pub fn served(evaluator: BoxedEvaluator, step: u64) -> LoadedNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::{NetConfig, PolicyValueNet};
+    use crate::{NetConfig, PolicyValueNet};
 
     fn requests(count: usize) -> Vec<EvalRequest> {
         decision_requests(7, count)
