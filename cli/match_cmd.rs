@@ -233,10 +233,8 @@ fn record_files(a: &Entrant, b: &Entrant, extra: Option<&Path>) -> Result<Vec<Pa
 
 /// `match-<unix time>.pdn` in the games folder of the first player's run directory, if any.
 fn default_pdn_file(a: &Entrant, b: &Entrant) -> Option<PathBuf> {
-    let unix = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    Some(a.run_dir().or(b.run_dir())?.join("games").join(format!("match-{unix}.pdn")))
+    let games = a.run_dir().or(b.run_dir())?.join(rundata::layout::GAMES);
+    Some(games.join(format!("match-{}.pdn", support::unix_seconds())))
 }
 
 /// One line per finished game: number, ballot, who had Black, the result, and A's running total.

@@ -31,7 +31,7 @@ fn a_run_whose_nets_played_alphabeta_only_is_anchored_there_and_plotted_both_way
         records.push(net_game(step, "alphabeta:4", GameResult::Draw, time + 60));
         records.push(net_game(step, "alphabeta:2", GameResult::BlackWins, time + 120));
     }
-    append_results(&run_dir.join("games").join(arena::RESULTS_FILE), &records).unwrap();
+    append_results(&rundata::RunDir::create(&run_dir).unwrap().results_file(), &records).unwrap();
 
     let out = succeed(&["ladder", arg(&run_dir)]);
     assert!(

@@ -98,7 +98,7 @@ pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
     let clock: Vec<f64> =
         evaluations.iter().map(|r| r.run_seconds.expect("the run's time")).collect();
     assert!(clock.windows(2).all(|w| w[0] <= w[1]), "{clock:?}");
-    let results = std::fs::read_to_string(run.games_dir().join(arena::RESULTS_FILE)).unwrap();
+    let results = std::fs::read_to_string(run.results_file()).unwrap();
     let anchor_games = results.lines().filter(|l| l.contains("\"alphabeta:1\"")).count();
     assert_eq!(anchor_games, 2 * evaluations.len(), "{results}");
     {

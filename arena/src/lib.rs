@@ -37,7 +37,6 @@ pub use players::random::RandomPlayer;
 pub use plot::{curve_svg, elo_svg, XAxis};
 pub use record::{
     append_results, black_points, ending, read_results, run_results_file, ResultRecord, Results,
-    RESULTS_FILE,
 };
 pub use runner::{run_fixtures, RunConfig, GAMES_SHARING_NETS};
 pub use spec::{names_a_net, NetSource, PlayerSpec, SearchLimit, MAX_DEPTH};

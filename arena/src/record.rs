@@ -12,9 +12,6 @@ use rundata::RunDir;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// The results file's name inside a run's `games/` folder.
-pub const RESULTS_FILE: &str = "results.jsonl";
-
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -104,7 +101,7 @@ impl ResultRecord {
 /// The results file of the run directory `run`: `RUN/games/results.jsonl`.
 pub fn run_results_file(run: &Path) -> Result<PathBuf, ArenaError> {
     let run = RunDir::existing(run).map_err(|source| ArenaError::RunDir { source })?;
-    Ok(run.games_dir().join(RESULTS_FILE))
+    Ok(run.results_file())
 }
 
 /// Appends `records` to the results file at `path` (created with its folder if missing).

@@ -29,7 +29,7 @@ pub struct Progress {
 
 impl Progress {
     pub fn open(run: &RunDir) -> Result<Progress> {
-        let path = run.root().join("progress.json");
+        let path = run.progress_file();
         let spent = match std::fs::read_to_string(&path) {
             Ok(text) => serde_json::from_str(&text)
                 .with_context(|| format!("{}: not a valid progress file", path.display()))?,

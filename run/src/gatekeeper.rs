@@ -14,7 +14,7 @@ use anyhow::Result;
 use cli::net_commands::GateArgs;
 use egdb::Tables;
 use runconfig::RunConfig;
-use rundata::{BestNet, CachedRun};
+use rundata::{layout, BestNet, CachedRun};
 use std::sync::Arc;
 use std::time::Duration;
 use train::TbLogger;
@@ -88,7 +88,8 @@ pub fn follow(
 fn next_candidate(cached: &CachedRun, config: &RunConfig) -> Result<(BestNet, Option<u64>)> {
     let best = ensure_best(cached, config)?;
     let done = last_gated_step(cached)?.max(best.step);
-    let newest = cached.store().list("nets")?.iter().filter_map(|key| candidate_step(key)).max();
+    let newest =
+        cached.store().list(layout::NETS)?.iter().filter_map(|key| candidate_step(key)).max();
     Ok((best, newest.filter(|&step| step > done)))
 }
 

@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use cli::net_commands::RunDirArgs;
 use model::{Inference, PolicyValueNet};
 use runconfig::RunConfig;
-use rundata::{BestNet, CachedRun, Created, Promotion, RunDir};
+use rundata::{layout, BestNet, CachedRun, Created, Promotion, RunDir};
 use std::path::{Path, PathBuf};
 
 /// Opens the run the flags name for a process of `role` (see [`open_run`]).
@@ -23,7 +23,7 @@ pub fn open_run(cached: &CachedRun, config: Option<&Path>) -> Result<RunConfig> 
     let run = cached.run();
     let saved = run.config_file();
     if cached.is_remote() {
-        if let Some(bytes) = cached.store().get("config.toml")? {
+        if let Some(bytes) = cached.store().get(layout::CONFIG)? {
             support::write_atomic(&saved, &bytes)?;
         }
     }

@@ -15,7 +15,7 @@ use cli::net_commands::TrainArgs;
 use cli::progress;
 use egdb::Tables;
 use runconfig::RunConfig;
-use rundata::{CachedRun, RunDir};
+use rundata::{layout, CachedRun, RunDir};
 use train::{EndgameSet, StepOutcome, TrainPaths, Trainer};
 
 /// `checkers-zero train`: trains on the run's shards, once or following.
@@ -33,7 +33,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let tables = config.egdb.load()?;
     // A resumed window re-reads its shards, and a fresh cache has neither them nor the state.
     retry("the trainer fetches its state", || {
-        cached.download_new("shards")?;
+        cached.download_new(layout::SHARDS)?;
         download_state(&cached)
     })?;
     let mut trainer = open_trainer(run, &config, tables.as_deref())?;
@@ -72,7 +72,7 @@ pub(crate) fn checkpoint(cached: &CachedRun, trainer: &mut Trainer) -> Result<()
     if let Some(line) = endgame_line(trainer) {
         println!("{line}");
     }
-    let uploaded = cached.publish_new("nets").map_err(anyhow::Error::from);
+    let uploaded = cached.publish_new(layout::NETS).map_err(anyhow::Error::from);
     match uploaded.and_then(|_| upload_state(cached)) {
         Ok(()) => println!("checkpoint at step {}: {}", trainer.step(), state.display()),
         Err(e) => {

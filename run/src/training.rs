@@ -8,7 +8,7 @@ use crate::store_retry::{retry, sleep};
 use crate::train::{checkpoint, train_paid_steps, warn_damaged};
 use anyhow::Result;
 use cli::progress;
-use rundata::CachedRun;
+use rundata::{layout, CachedRun};
 use std::time::Duration;
 use train::Trainer;
 
@@ -37,7 +37,7 @@ pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Resul
     loop {
         // Read first: shards written before the end are then in the look below.
         let data_ended = (until.data_ended)();
-        retry("the trainer waits for shards", || Ok(cached.download_new("shards")?))?;
+        retry("the trainer waits for shards", || Ok(cached.download_new(layout::SHARDS)?))?;
         let refresh = trainer.refresh()?;
         warn_damaged(&refresh);
         if refresh.shards > 0 {

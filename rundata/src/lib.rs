@@ -46,6 +46,7 @@
 //! ```
 
 mod cached;
+pub mod layout;
 mod log;
 mod outbox;
 mod store;
@@ -154,42 +155,52 @@ impl RunDir {
 
     /// `RUN/config.toml`: the resolved config, version and git hash.
     pub fn config_file(&self) -> PathBuf {
-        self.root.join("config.toml")
+        self.root.join(layout::CONFIG)
     }
 
     /// `RUN/best.json`: the best-net pointer of the old layout, still read (see [`RunDir::best`]).
     pub fn best_file(&self) -> PathBuf {
-        self.root.join("best.json")
+        self.root.join(layout::LEGACY_BEST)
     }
 
     /// `RUN/nets/`: candidate nets written by the trainer.
     pub fn nets_dir(&self) -> PathBuf {
-        self.root.join("nets")
+        self.root.join(layout::NETS)
     }
 
     /// `RUN/train/`: the trainer's state for resuming.
     pub fn train_dir(&self) -> PathBuf {
-        self.root.join("train")
+        self.root.join(layout::TRAIN)
     }
 
     /// `RUN/shards/`: trajectory shards from self-play.
     pub fn shards_dir(&self) -> PathBuf {
-        self.root.join("shards")
+        self.root.join(layout::SHARDS)
     }
 
     /// `RUN/games/`: games as PDN and game results as JSON lines.
     pub fn games_dir(&self) -> PathBuf {
-        self.root.join("games")
+        self.root.join(layout::GAMES)
     }
 
     /// `RUN/gates.jsonl`: one record per gate decision.
     pub fn gates_file(&self) -> PathBuf {
-        self.root.join("gates.jsonl")
+        self.root.join(layout::GATES_LOG)
     }
 
     /// `RUN/tb/`: TensorBoard event files.
     pub fn tb_dir(&self) -> PathBuf {
-        self.root.join("tb")
+        self.root.join(layout::TB)
+    }
+
+    /// `RUN/games/results.jsonl`: one record per game of a gate, an evaluation or a match.
+    pub fn results_file(&self) -> PathBuf {
+        self.root.join(layout::RESULTS_LOG)
+    }
+
+    /// `RUN/progress.json`: the budget spent so far.
+    pub fn progress_file(&self) -> PathBuf {
+        self.root.join(layout::PROGRESS)
     }
 
     /// The best net, or `None` when the run has none yet: the newest per-generation pointer, else

@@ -4,7 +4,7 @@
 //! under a unique name, and no writer ever clobbers another. Readers read the cache's copy of the
 //! log, which [`CachedRun::sync`] brings up to date from the store.
 
-use crate::{append_lines, CachedRun, RunDirError};
+use crate::{append_lines, layout, CachedRun, RunDirError};
 use std::path::PathBuf;
 use support::unique_name;
 use support::unix_millis;
@@ -26,9 +26,9 @@ impl Log {
     /// The log file of a local run, relative to the run folder.
     pub fn file(self) -> &'static str {
         match self {
-            Log::Gates => "gates.jsonl",
-            Log::Results => "games/results.jsonl",
-            Log::Evaluations => "eval.jsonl",
+            Log::Gates => layout::GATES_LOG,
+            Log::Results => layout::RESULTS_LOG,
+            Log::Evaluations => layout::EVALUATIONS_LOG,
         }
     }
 

@@ -76,7 +76,7 @@ pub fn audit(root: &Path) -> Audit {
             if let Err(e) = draughts::read_pdn(&text) {
                 audit.problems.push(format!("{}: {e}", path.display()));
             }
-        } else if name(&path) == arena::RESULTS_FILE {
+        } else if path == run.results_file() {
             audit.results = json_lines::<ResultRecord>(&path, &mut audit.problems);
         } else {
             audit.problems.push(format!("{}: unexpected file", path.display()));

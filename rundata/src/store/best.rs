@@ -9,14 +9,10 @@
 //! it never blocks the run.
 
 use super::{Created, Problem, Store, StoreError};
+use crate::layout::{BEST_POINTERS as POINTERS, LEGACY_BEST as LEGACY};
 use crate::BestNet;
 use std::collections::HashSet;
 use std::sync::Mutex;
-
-/// The folder of the per-generation pointers.
-const POINTERS: &str = "best";
-/// The single pointer of the old layout (see [`crate::RunDir::best_file`]).
-const LEGACY: &str = "best.json";
 
 /// What [`Store::promote`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
