@@ -6,8 +6,8 @@
 
 use anyhow::{Context, Result};
 use arena::{
-    append_results, read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant,
-    Entrant, NetOptions, PlayedGame, PlayerSpec, ResultRecord, RunConfig, Tally,
+    read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant, Entrant,
+    NetOptions, PlayedGame, PlayerSpec, ResultRecord, RunConfig, Tally,
 };
 use clap::Args;
 use draughts::DrawRules;
@@ -214,7 +214,7 @@ impl Sink {
                 .with_context(|| format!("writing {}", path.display()))?;
         }
         let record = [ResultRecord::of(game)];
-        self.record_files.iter().try_for_each(|file| append_results(file, &record))?;
+        self.record_files.iter().try_for_each(|file| rundata::append_json_lines(file, &record))?;
         Ok(())
     }
 }

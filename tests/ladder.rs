@@ -1,7 +1,7 @@
 //! `checkers-zero ladder` over hand-written result records: the anchor it picks and both plots.
 
 use crate::helpers::{arg, succeed};
-use arena::{append_results, ResultRecord};
+use arena::ResultRecord;
 use draughts::GameResult;
 
 /// A game of the net of training step `step` (as Black) against `opponent`, at `unix_time`.
@@ -31,7 +31,8 @@ fn a_run_whose_nets_played_alphabeta_only_is_anchored_there_and_plotted_both_way
         records.push(net_game(step, "alphabeta:4", GameResult::Draw, time + 60));
         records.push(net_game(step, "alphabeta:2", GameResult::BlackWins, time + 120));
     }
-    append_results(&rundata::RunDir::create(&run_dir).unwrap().results_file(), &records).unwrap();
+    let results = rundata::RunDir::create(&run_dir).unwrap().results_file();
+    rundata::append_json_lines(&results, &records).unwrap();
 
     let out = succeed(&["ladder", arg(&run_dir)]);
     assert!(

@@ -78,16 +78,6 @@ pub enum ArenaError {
         /// The openings file.
         file: String,
     },
-    /// A line of a results file is not a result record.
-    #[error("{path}:{line}: bad result record")]
-    Record {
-        /// The results file.
-        path: PathBuf,
-        /// The line, from 1.
-        line: usize,
-        /// Why it does not parse.
-        source: serde_json::Error,
-    },
     /// Reading or writing a file or folder failed.
     #[error("{path}")]
     Io {

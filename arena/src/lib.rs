@@ -35,9 +35,7 @@ pub use players::mcts::{player_config, MctsPlayer, Thinking};
 pub use players::policy::PolicyPlayer;
 pub use players::random::RandomPlayer;
 pub use plot::{curve_svg, elo_svg, XAxis};
-pub use record::{
-    append_results, black_points, ending, read_results, run_results_file, ResultRecord, Results,
-};
+pub use record::{black_points, ending, run_results_file, ResultRecord};
 pub use runner::{run_fixtures, RunConfig, GAMES_SHARING_NETS};
 pub use spec::{names_a_net, NetSource, PlayerSpec, SearchLimit, MAX_DEPTH};
 pub use sprt::{SprtConfig, SprtState};

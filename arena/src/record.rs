@@ -104,49 +104,6 @@ pub fn run_results_file(run: &Path) -> Result<PathBuf, ArenaError> {
     Ok(run.results_file())
 }
 
-/// Appends `records` to the results file at `path` (created with its folder if missing).
-pub fn append_results(path: &Path, records: &[ResultRecord]) -> Result<(), ArenaError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(ArenaError::io(dir))?;
-    }
-    let mut text = String::new();
-    for record in records {
-        text.push_str(&serde_json::to_string(record).expect("a record serialises"));
-        text.push('\n');
-    }
-    rundata::append_lines(path, &text).map_err(|source| ArenaError::RunDir { source })
-}
-
-/// The records of a results file, and an error for each line that could not be read.
-#[derive(Debug, Default)]
-pub struct Results {
-    /// The records read, in file order.
-    pub records: Vec<ResultRecord>,
-    /// One error per line that could not be read (naming the file and line).
-    pub skipped: Vec<ArenaError>,
-}
-
-/// Reads a results file; a missing file has no records.
-pub fn read_results(path: &Path) -> Result<Results, ArenaError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Results::default()),
-        Err(source) => return Err(ArenaError::Io { path: path.to_path_buf(), source }),
-    };
-    let mut results = Results::default();
-    for (i, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
-        match serde_json::from_str(line) {
-            Ok(record) => results.records.push(record),
-            Err(source) => results.skipped.push(ArenaError::Record {
-                path: path.to_path_buf(),
-                line: i + 1,
-                source,
-            }),
-        }
-    }
-    Ok(results)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,27 +123,18 @@ mod tests {
     }
 
     #[test]
-    fn records_round_trip_and_a_damaged_line_is_skipped_by_number() {
+    fn result_records_round_trip_through_a_results_log() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games/results.jsonl");
         let records = [
             record("mcts:step-100:64", GameResult::BlackWins),
             record("alphabeta:2", GameResult::Draw),
         ];
-        append_results(&path, &records[..1]).unwrap();
-        append_results(&path, &records[1..]).unwrap();
+        rundata::append_json_lines(&path, &records).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.lines().next().unwrap().contains(r#""result":"1-0""#), "{text}");
-        std::fs::write(&path, format!("{text}{{\"black\":\"x\",\"wh")).unwrap();
-        let read = read_results(&path).unwrap();
+        let read = rundata::read_json_lines::<ResultRecord>(&path).unwrap();
         assert_eq!(read.records, records);
-        assert_eq!(read.skipped.len(), 1);
-        assert!(read.skipped[0].to_string().contains("results.jsonl:3:"), "{}", read.skipped[0]);
-    }
-
-    #[test]
-    fn a_missing_file_has_no_records() {
-        let read = read_results(Path::new("/nonexistent/results.jsonl")).unwrap();
-        assert!(read.records.is_empty() && read.skipped.is_empty());
+        assert!(read.skipped.is_empty());
     }
 }

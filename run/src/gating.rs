@@ -127,7 +127,7 @@ pub fn gate(
 /// The ladder rating of the net of training step `step` over all the run's recorded games, and
 /// the anchor ([`arena::default_anchor`]); `None` when the fit cannot say.
 fn ladder_elo(run: &CachedRun, step: u64) -> Result<Option<(arena::Rating, String)>> {
-    let results = arena::read_results(&run.sync(Log::Results)?)?;
+    let results = rundata::read_json_lines::<arena::ResultRecord>(&run.sync(Log::Results)?)?;
     let anchor = arena::default_anchor(&results.records);
     let rating = arena::rate(&arena::linked_to(&results.records, &anchor), &anchor)
         .ok()

@@ -11,8 +11,8 @@
 use anyhow::{Context, Result};
 use arena::signed_elo;
 use arena::{
-    curve_svg, default_anchor, elo_svg, linked_to, rate, read_results, Clock, LearningCurve, Slope,
-    XAxis, VIRTUAL_DRAWS,
+    curve_svg, default_anchor, elo_svg, linked_to, rate, Clock, LearningCurve, Slope, XAxis,
+    VIRTUAL_DRAWS,
 };
 use cli::net_commands::LadderArgs;
 use rundata::{CachedRun, Log, RunDir};
@@ -26,7 +26,7 @@ pub fn run(args: LadderArgs) -> Result<()> {
     let cached = CachedRun::open(&args.run_dir, args.cache.as_deref(), "ladder")?;
     let run = cached.run();
     let file = cached.sync(Log::Results)?;
-    let results = read_results(&file)?;
+    let results = rundata::read_json_lines::<arena::ResultRecord>(&file)?;
     for skipped in &results.skipped {
         eprintln!("warning: skipped {}", support::one_line(skipped));
     }

@@ -46,12 +46,14 @@
 //! ```
 
 mod cached;
+mod json_lines;
 pub mod layout;
 mod log;
 mod outbox;
 mod store;
 
 pub use cached::CachedRun;
+pub use json_lines::{append_json_lines, read_json_lines, to_json_lines, BadLine, JsonLines};
 pub use log::Log;
 pub use outbox::Uploader;
 pub use store::{Created, Problem, Promotion, Store, StoreError};
