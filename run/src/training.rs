@@ -33,7 +33,6 @@ pub struct Until<'a> {
 /// one is due ([`Trainer::next_checkpoint`]) and one at the end when steps were trained since the
 /// last.
 pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Result<()> {
-    let mut saved = trainer.step();
     loop {
         // Read first: shards written before the end are then in the look below.
         let data_ended = (until.data_ended)();
@@ -55,7 +54,6 @@ pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Resul
         (until.trained)(trainer.step());
         if trainer.step() >= next_checkpoint {
             checkpoint(cached, trainer)?;
-            saved = trainer.step();
         }
         let done = trainer.step() >= until.limit || (data_ended && trained == 0);
         if done || interrupt::requested() || (until.stop)() {
@@ -65,7 +63,7 @@ pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Resul
             sleep(POLL);
         }
     }
-    if trainer.step() > saved {
+    if trainer.step() > trainer.saved_step() {
         checkpoint(cached, trainer)?;
     }
     Ok(())

@@ -253,7 +253,12 @@ impl Trainer {
     /// (written, or resumed from), so a run resumed at any step keeps checkpointing every
     /// `checkpoint_every` steps and never writes the same state twice.
     pub fn next_checkpoint(&self) -> u64 {
-        self.saved_step.saturating_add(self.config.checkpoint_every)
+        self.saved_step().saturating_add(self.config.checkpoint_every)
+    }
+
+    /// The step of the last checkpoint written or resumed from.
+    pub fn saved_step(&self) -> u64 {
+        self.saved_step
     }
 
     /// Reads new shards, then trains the steps they pay for (at most `max_steps`), logging, with a
