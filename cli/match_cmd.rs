@@ -169,9 +169,9 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
 }
 
 /// libtorch's CPU threads for each net of a match of `a` and `b`: the cores shared among the nets
-/// when their games share batches (each net's server runs one forward pass at a time; one thread
-/// per net was 61% faster than two on 2 cores), else one (a game per core, each with its own
-/// clock).
+/// when their games share batches (each net's server runs one forward pass at a time, and more
+/// threads than cores fight over them: docs/performance.md), else one (a game per core, each with
+/// its own clock).
 fn threads_per_net(a: &Entrant, b: &Entrant) -> usize {
     if a.shares_batches() && b.shares_batches() {
         let nets = usize::from(a.has_net()) + usize::from(b.has_net());

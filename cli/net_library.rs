@@ -1,6 +1,6 @@
 //! Loading the net library (`libcheckers_zero_net.so`, built from `cli-net/`): the commands that
-//! need libtorch live there, so that only they pay for loading and initialising libtorch (about
-//! 0.2 s) and every other command starts at once. It is found beside the executable, or where
+//! need libtorch live there, so that only they pay for loading and initialising libtorch (a
+//! noticeable fraction of a second) and every other command starts at once. It is found beside the executable, or where
 //! `CHECKERS_ZERO_NET_LIBRARY` points, and must come from the same build as the executable.
 
 use std::ffi::{c_char, c_int, CStr, CString, OsString};

@@ -7,6 +7,7 @@ mod training;
 
 use model::NetConfig;
 use runconfig::TrainConfig;
+use rundata::CachedRun;
 use shard::{write_shard, ShardHeader};
 use std::path::Path;
 use tch::Device;
@@ -48,4 +49,21 @@ fn quick_config(checkpoint_every: u64) -> TrainConfig {
 
 fn open(paths: &TrainPaths, config: TrainConfig) -> (Trainer, train::Opened) {
     Trainer::open(paths.clone(), &small_net(), config, Device::Cpu).unwrap()
+}
+
+/// Trains as a run's trainer does (`run`'s follow loop, every shard of the run at `root` already
+/// in): up to step `limit` or as far as the data pays for, with a checkpoint each time one is due
+/// and one at the end. Returns the steps trained.
+fn train_to(root: &Path, trainer: &mut Trainer, limit: u64) -> u64 {
+    let cached = CachedRun::open(root.to_str().unwrap(), None, "trainer").unwrap();
+    let start = trainer.step();
+    let until = run::training::Until {
+        limit,
+        stop: &|| false,
+        data_ended: &|| true,
+        trained: &|_| {},
+        budget_spent: &|| None,
+    };
+    run::training::follow(&cached, trainer, &until).unwrap();
+    trainer.step() - start
 }

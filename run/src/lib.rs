@@ -21,7 +21,7 @@ mod selfplay;
 mod store_retry;
 mod train;
 mod train_store;
-mod training;
+pub mod training;
 
 /// The commands of `checkers-zero` that need libtorch, one function each, taking the command's
 /// parsed arguments (`cli::net_commands`).

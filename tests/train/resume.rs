@@ -38,7 +38,10 @@ fn resume_matches_an_uninterrupted_run(optimizer: OptimizerConfig) {
     let config = TrainConfig { optimizer, warmup_steps: 4, ..quick_config(10) };
 
     let (mut first, _) = open(&paths, config.clone());
-    assert_eq!(first.train_available(15).unwrap(), 15);
+    assert_eq!(train_to(dir.path(), &mut first, 10), 10);
+    for _ in 10..15 {
+        next_loss(&mut first); // steps after the last checkpoint, lost in the crash below
+    }
     let at_15 = snapshot(&first);
     let loss_16 = next_loss(&mut first);
     drop(first); // "crash" after step 16; the last checkpoint is step 10
@@ -46,7 +49,7 @@ fn resume_matches_an_uninterrupted_run(optimizer: OptimizerConfig) {
     let (mut resumed, opened) = open(&paths, config);
     assert_eq!(opened.resumed_from, Some(state_path(&paths.states, 10)));
     assert_eq!((opened.replay.shards, resumed.step()), (3, 10));
-    assert_eq!(resumed.train_available(5).unwrap(), 5);
+    assert_eq!(train_to(dir.path(), &mut resumed, 15), 5);
     assert_same(&at_15, &snapshot(&resumed));
     assert_eq!(next_loss(&mut resumed), loss_16);
 }
@@ -56,13 +59,13 @@ fn a_run_resumed_at_any_step_checkpoints_every_checkpoint_every_steps_from_there
     let dir = tempfile::tempdir().unwrap();
     let paths = run_with_shards(dir.path(), 1500);
     let (mut first, _) = open(&paths, quick_config(10));
-    assert_eq!(first.train_available(15).unwrap(), 15);
-    first.checkpoint().unwrap(); // the session ends at step 15, between two scheduled ones
+    // The session ends at step 15, between two scheduled checkpoints: its last one is at 15.
+    assert_eq!(train_to(dir.path(), &mut first, 15), 15);
     drop(first);
     let (mut resumed, opened) = open(&paths, quick_config(10));
     assert_eq!(opened.resumed_from, Some(state_path(&paths.states, 15)));
     assert_eq!((resumed.step(), resumed.next_checkpoint()), (15, 25));
-    assert_eq!(resumed.train_available(12).unwrap(), 12);
+    assert_eq!(train_to(dir.path(), &mut resumed, 27), 12);
     let steps: Vec<String> = crate::helpers::sorted_files(&paths.nets)
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -72,11 +75,12 @@ fn a_run_resumed_at_any_step_checkpoints_every_checkpoint_every_steps_from_there
         [
             "step-0000000010.safetensors",
             "step-0000000015.safetensors",
-            "step-0000000025.safetensors"
+            "step-0000000025.safetensors",
+            "step-0000000027.safetensors"
         ],
         "one schedule: every 10 steps from the last checkpoint, each state written once"
     );
-    assert_eq!(resumed.next_checkpoint(), 35);
+    assert_eq!(resumed.next_checkpoint(), 37);
 }
 
 /// Copies the files of `from` into `to`, under their names.
@@ -89,8 +93,9 @@ fn copy_files(from: &Path, to: &Path) {
 }
 
 /// Trains `config` in a run of its own under `root`, from the step-0 state `start` and the shards
-/// of `first`: 12 steps, then the shards of `later` arrive, 13 more steps (a refresh in between),
-/// a checkpoint; returns the snapshot and the next loss. (Copies, so that every run reads shards
+/// of `first`, as a run's trainer does: 12 steps, then the shards of `later` arrive, 13 more steps
+/// (a refresh in between, checkpoints when due and at the end of each stretch); returns the
+/// snapshot and the next loss. (Copies, so that every run reads shards
 /// of the same names in the same order.)
 fn train_across_a_refresh(
     root: &Path,
@@ -104,10 +109,9 @@ fn train_across_a_refresh(
     std::fs::copy(start, state_path(&paths.states, 0)).unwrap();
     let (mut trainer, opened) = open(&paths, config);
     assert!(opened.resumed_from.is_some(), "{:?}", opened.refused);
-    assert_eq!(trainer.train_available(12).unwrap(), 12);
+    assert_eq!(train_to(root, &mut trainer, 12), 12);
     copy_files(later, &paths.shards);
-    assert_eq!(trainer.train_available(13).unwrap(), 13);
-    trainer.checkpoint().unwrap();
+    assert_eq!(train_to(root, &mut trainer, 25), 13);
     (snapshot(&trainer), next_loss(&mut trainer))
 }
 
@@ -155,7 +159,7 @@ fn a_damaged_checkpoint_is_refused_by_name_and_the_previous_one_resumes() {
     let paths = run_with_shards(dir.path(), 1000);
     let config = quick_config(5);
     let (mut trainer, _) = open(&paths, config.clone());
-    trainer.train_available(10).unwrap();
+    assert_eq!(train_to(dir.path(), &mut trainer, 10), 10);
     drop(trainer);
     let newest = state_path(&paths.states, 10);
     let mut bytes = std::fs::read(&newest).unwrap();

@@ -27,7 +27,7 @@ fn tensorboard_reads_our_scalars_with_their_steps_and_values() {
     let dir = tempfile::tempdir().unwrap();
     let paths = run_with_shards(dir.path(), 1000);
     let (mut trainer, _) = open(&paths, quick_config(1000));
-    assert_eq!(trainer.train_available(20).unwrap(), 20);
+    assert_eq!(super::train_to(dir.path(), &mut trainer, 20), 20);
     drop(trainer);
     let scalars = read_with_tensorboard(&python, &paths.tb);
     for tag in [

@@ -34,10 +34,10 @@ fn the_reuse_rate_decides_how_many_steps_new_positions_pay_for() {
     let paths = run_with_shards(dir.path(), 1000);
     let (mut trainer, _) = open(&paths, TrainConfig { reuse: 2.0, ..quick_config(1000) });
     // 1000 positions * 2 / 32 per batch = 62 steps, then nothing until new shards arrive.
-    assert_eq!(trainer.train_available(u64::MAX).unwrap(), 62);
-    assert_eq!(trainer.train_available(u64::MAX).unwrap(), 0);
+    assert_eq!(train_to(dir.path(), &mut trainer, u64::MAX), 62);
+    assert_eq!(train_to(dir.path(), &mut trainer, u64::MAX), 0);
     write_shard(&paths.shards, &ShardHeader::now(9, None), &synthetic_samples(160, 6)).unwrap();
-    assert_eq!(trainer.train_available(u64::MAX).unwrap(), 10);
+    assert_eq!(train_to(dir.path(), &mut trainer, u64::MAX), 10);
 }
 
 #[test]

@@ -261,21 +261,6 @@ impl Trainer {
         self.saved_step
     }
 
-    /// Reads new shards, then trains the steps they pay for (at most `max_steps`), logging, with a
-    /// checkpoint each time one is due ([`Trainer::next_checkpoint`]). Returns the updates applied.
-    pub fn train_available(&mut self, max_steps: u64) -> Result<u64, TrainError> {
-        self.refresh()?;
-        let start = self.step;
-        let target = self.steps_paid().min(self.step.saturating_add(max_steps));
-        while self.step < target {
-            self.train_step()?;
-            if self.step >= self.next_checkpoint() {
-                self.checkpoint()?;
-            }
-        }
-        Ok(self.step - start)
-    }
-
     /// One step on a batch sampled from the window (an error when it is empty): drawn ahead on
     /// the batch thread, or here with `prefetch_batches = 0`. A non-finite loss or gradient
     /// skips the update; `max_bad_steps` of them in a row are an error.
