@@ -1,0 +1,20 @@
+//! Run configs (TOML from users, and `RUN/config.toml` from other machines): any text is read or
+//! refused with one line naming the place or the key; a config read is written and reads back the
+//! same.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use runconfig::RunConfig;
+
+fuzz_target!(|text: &str| {
+    match RunConfig::parse(text) {
+        Ok(config) => {
+            let written = config.to_toml();
+            let again = RunConfig::parse(&written).unwrap_or_else(|e| {
+                panic!("the config written does not read back: {e:#}\n{written}")
+            });
+            assert_eq!(again, config, "{written}");
+        }
+        Err(e) => assert!(!format!("{e:#}").contains('\n'), "an error of several lines: {e:#}"),
+    }
+});
