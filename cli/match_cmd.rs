@@ -7,7 +7,7 @@
 use anyhow::{Context, Result};
 use arena::{
     read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant, Entrant,
-    NetOptions, PlayedGame, PlayerSpec, ResultRecord, RunConfig, Tally,
+    MatchConfig, NetOptions, PlayedGame, PlayerSpec, ResultRecord, Tally,
 };
 use clap::Args;
 use draughts::DrawRules;
@@ -137,7 +137,7 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let clock = Instant::now();
     let mut tally = Tally::default();
     let mut failure = None;
-    let config = RunConfig {
+    let config = MatchConfig {
         rules: DrawRules::default(),
         seed: args.seed,
         threads: args.threads,

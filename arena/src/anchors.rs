@@ -8,7 +8,7 @@ use crate::fixture::{check_games, schedule};
 use crate::openings::Ballot;
 use crate::play::PlayedGame;
 use crate::player::Contestant;
-use crate::runner::{run_fixtures, RunConfig};
+use crate::runner::{run_fixtures, MatchConfig};
 use crate::spec::PlayerSpec;
 use crate::tally::{EloEstimate, Tally};
 use draughts::DrawRules;
@@ -36,7 +36,7 @@ pub struct EvalConfig {
     /// Evaluate a promoted net only when at least this many minutes of the run have passed since
     /// the last evaluation; 0 evaluates after every promotion.
     pub every_minutes: f64,
-    /// Games played at once; 0 means automatic (see `arena::RunConfig::threads`).
+    /// Games played at once; 0 means automatic (see `arena::MatchConfig::threads`).
     pub threads: usize,
 }
 
@@ -128,7 +128,7 @@ pub fn play_anchor(
     let clock = Instant::now();
     let fixtures = schedule(deck, config.games as usize, seed);
     let mut tally = Tally::default();
-    let run = RunConfig { rules, seed, threads: config.threads, tables };
+    let run = MatchConfig { rules, seed, threads: config.threads, tables };
     let games = run_fixtures(net, opponent, &fixtures, run, |game| {
         tally.add(game.score_of_a());
         ControlFlow::Continue(())

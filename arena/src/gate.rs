@@ -8,7 +8,7 @@ use crate::fixture::{check_games, schedule};
 use crate::openings::Ballot;
 use crate::play::PlayedGame;
 use crate::player::Contestant;
-use crate::runner::{run_fixtures, RunConfig};
+use crate::runner::{run_fixtures, MatchConfig};
 use crate::sprt::{SprtConfig, SprtState};
 use crate::tally::Tally;
 use draughts::DrawRules;
@@ -31,7 +31,7 @@ pub struct GateConfig {
     pub sprt: Option<SprtConfig>,
     /// Chooses the ballots and drives the players' randomness.
     pub seed: u64,
-    /// Games played at once; 0 means automatic (see `arena::RunConfig::threads`).
+    /// Games played at once; 0 means automatic (see `arena::MatchConfig::threads`).
     pub threads: usize,
     /// MCTS playouts per decision of both nets. [`run_gate`] plays the contestants it is given;
     /// this is for the caller that builds them.
@@ -154,7 +154,7 @@ pub fn run_gate(
     let fixtures = schedule(deck, config.games as usize, config.seed);
     let mut tally = Tally::default();
     let mut decision = None;
-    let run = RunConfig { rules, seed: config.seed, threads: config.threads, tables };
+    let run = MatchConfig { rules, seed: config.seed, threads: config.threads, tables };
     let games = run_fixtures(candidate, best, &fixtures, run, |game| {
         tally.add(game.score_of_a());
         decision = decide(config, &tally);

@@ -36,7 +36,7 @@ pub use players::policy::PolicyPlayer;
 pub use players::random::RandomPlayer;
 pub use plot::{curve_svg, elo_svg, XAxis};
 pub use record::{black_points, ending, run_results_file, ResultRecord};
-pub use runner::{run_fixtures, RunConfig, GAMES_SHARING_NETS};
+pub use runner::{run_fixtures, MatchConfig, GAMES_SHARING_NETS};
 pub use spec::{names_a_net, NetSource, PlayerSpec, SearchLimit, MAX_DEPTH};
 pub use sprt::{SprtConfig, SprtState};
 pub use tally::{elo_of_score, score_of_elo, signed_elo, EloEstimate, Tally};

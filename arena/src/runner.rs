@@ -14,14 +14,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Games at once between players whose nets share batches: each game's search waits for its
-/// net's answers most of the time, and their requests together make the batches. With the
-/// evaluation cache answering a fifth of the leaves, 128 played 26% more games an hour than 64
-/// (`match mcts:A:400 mcts:B:400 --games 128`, 221 s against 278 s on 2 cores).
+/// net's answers most of the time, and their requests together make the batches (with the
+/// evaluation cache answering some of the leaves, more games keep the batches full; measured in
+/// docs/performance.md).
 pub const GAMES_SHARING_NETS: usize = 128;
 
 /// How the games of a match are played.
 #[derive(Clone, Debug)]
-pub struct RunConfig {
+pub struct MatchConfig {
     /// Draw rules of every game (repetition, no-progress and ply limits).
     pub rules: DrawRules,
     /// Drives every player's randomness.
@@ -41,7 +41,7 @@ pub fn run_fixtures(
     a: &dyn Contestant,
     b: &dyn Contestant,
     fixtures: &[Fixture],
-    config: RunConfig,
+    config: MatchConfig,
     on_game: impl FnMut(&PlayedGame) -> ControlFlow<()> + Send,
 ) -> Result<Vec<PlayedGame>, ArenaError> {
     let threads = match config.threads {

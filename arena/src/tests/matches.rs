@@ -10,7 +10,7 @@ use crate::play::{Ending, PlayedGame};
 use crate::player::{Choice, Contestant, Player};
 use crate::players::mcts::{MctsPlayer, Thinking};
 use crate::players::policy::PolicyPlayer;
-use crate::runner::{run_fixtures, RunConfig};
+use crate::runner::{run_fixtures, MatchConfig};
 use crate::sprt::SprtConfig;
 use crate::tally::Tally;
 use draughts::{read_pdn, DrawRules, Game, Move, Position};
@@ -21,8 +21,8 @@ fn entrant(text: &str) -> Entrant {
     Entrant::load(&text.parse().unwrap(), &NetOptions::default()).unwrap()
 }
 
-fn config(threads: usize) -> RunConfig {
-    RunConfig { rules: DrawRules::default(), seed: 1, threads, tables: None }
+fn config(threads: usize) -> MatchConfig {
+    MatchConfig { rules: DrawRules::default(), seed: 1, threads, tables: None }
 }
 
 fn play(

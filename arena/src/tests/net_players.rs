@@ -6,7 +6,7 @@ use crate::fixture::schedule;
 use crate::openings::standard_deck;
 use crate::play::Ending;
 use crate::player::Contestant;
-use crate::runner::{run_fixtures, RunConfig};
+use crate::runner::{run_fixtures, MatchConfig};
 use draughts::{DrawRules, Game, Position};
 use model::{Extras, NetConfig, PolicyValueNet};
 use std::ops::ControlFlow;
@@ -50,7 +50,7 @@ fn net_players_load_a_runs_best_net_and_play_legal_games() {
 
     let rules = DrawRules { max_plies: 80, ..DrawRules::default() };
     let fixtures = schedule(&standard_deck().unwrap(), 2, 0);
-    let config = RunConfig { rules, seed: 0, threads: 2, tables: None };
+    let config = MatchConfig { rules, seed: 0, threads: 2, tables: None };
     let games =
         run_fixtures(&mcts, &policy, &fixtures, config, |_| ControlFlow::Continue(())).unwrap();
     assert_eq!(games.len(), 2);

@@ -6,7 +6,7 @@
 
 use anyhow::Result;
 use arena::{
-    run_fixtures, schedule, standard_deck, Entrant, NetOptions, NetSource, PlayerSpec, RunConfig,
+    run_fixtures, schedule, standard_deck, Entrant, MatchConfig, NetOptions, NetSource, PlayerSpec,
 };
 use model::NetEvaluator;
 use model::{Inference, ModelError};
@@ -63,7 +63,7 @@ pub fn bench_matches(
     };
     let (a, b) = (player("a")?, player("b")?);
     let fixtures = schedule(&standard_deck()?, games.max(2), 0);
-    let config = RunConfig { rules: Default::default(), seed: 0, threads: 0, tables: None };
+    let config = MatchConfig { rules: Default::default(), seed: 0, threads: 0, tables: None };
     let start = Instant::now();
     let played = run_fixtures(&a, &b, &fixtures, config, |_| ControlFlow::Continue(()))?;
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
