@@ -6,9 +6,9 @@ mod families;
 mod forward;
 mod matches;
 mod mcts;
+mod raw_forward;
 mod report;
 mod self_play;
-mod shadow;
 mod training;
 
 use crate::run_state::set_cpu_threads;

@@ -2,8 +2,8 @@
 
 use super::families::FamilyBench;
 use super::matches::MatchBench;
+use super::raw_forward::RAW_FORWARD_EVERY;
 use super::self_play::{SelfPlayBench, ServedBench};
-use super::shadow::SHADOW_EVERY;
 use super::training::TrainBench;
 use runconfig::RunConfig;
 
@@ -115,7 +115,7 @@ pub fn print_table(
     row(
         "raw forward, same batches",
         rate(s.raw_forward_per_s, "pos/s"),
-        format!("every {SHADOW_EVERY}th self-play batch repeated on its worker's thread, times the workers"),
+        format!("every {RAW_FORWARD_EVERY}th self-play batch repeated on its worker's thread, times the workers"),
     );
     row(
         "inference efficiency",
@@ -125,7 +125,7 @@ pub fn print_table(
     row(
         "raw forward, mean batch",
         rate(s.raw_forward_mean_batch_per_s, "pos/s"),
-        format!("running mean batch, every {SHADOW_EVERY}th batch on the worker's thread, times the workers"),
+        format!("running mean batch, every {RAW_FORWARD_EVERY}th batch on the worker's thread, times the workers"),
     );
     row(
         "inference efficiency, mean batch",

@@ -5,12 +5,12 @@
 //! Self-play is measured as `run` plays it: whole rounds of games (a generation), with shards
 //! written to a scratch run directory, so its figure includes the search, the evaluator's
 //! encoding and priors, the shrinking batches at the end of a round and the shard writing. The
-//! raw forward is measured by shadow passes ([`super::shadow`]) on the workers' own threads between
-//! their batches, so both sides of the ratio see the same machine load; the shadow time is taken
+//! raw forward is measured by raw forward passes ([`super::raw_forward`]) on the workers' own threads between
+//! their batches, so both sides of the ratio see the same machine load; the raw forward time is taken
 //! out of self-play's time. With `selfplay.server` the same rounds are played a second time with
 //! the workers sharing one inference server, for the speed-up over their own nets.
 
-use super::shadow::{ShadowEvaluator, ShadowTotals};
+use super::raw_forward::{RawForwardTimer, RawForwardTotals};
 use model::NetEvaluator;
 use model::{Inference, ModelError};
 use runconfig::SelfPlayConfig;
@@ -38,7 +38,7 @@ pub struct SelfPlayBench {
     pub mean_batch: f64,
     /// Self-play worker threads.
     pub workers: usize,
-    /// Wall-clock seconds of all rounds, shadow passes taken out.
+    /// Wall-clock seconds of all rounds, raw forward passes taken out.
     pub seconds: f64,
     /// Positions evaluated per second, over all workers.
     pub positions_per_s: f64,
@@ -73,23 +73,23 @@ pub fn bench_selfplay<F>(
 where
     F: Fn() -> Result<Inference, ModelError> + Sync,
 {
-    let shadow = Mutex::new(ShadowTotals::default());
+    let raw = Mutex::new(RawForwardTotals::default());
     let max_batch = config.games_in_flight * config.mcts.leaves_per_batch as usize;
     let make_evaluator = |_| {
-        let net = |net| ShadowEvaluator::new(NetEvaluator::new(net), max_batch, &shadow);
+        let net = |net| RawForwardTimer::new(NetEvaluator::new(net), max_batch, &raw);
         make_inference().map(|inference| CachedEvaluator::new(net(inference), config.eval_cache))
     };
     let played = super::in_scratch_dir("selfplay", |scratch| {
         play_rounds(scratch, config, games_per_round, &make_evaluator, duration, &mut progress)
     });
     let Rounds { rounds, games, stats, elapsed } = played?;
-    let shadow = shadow.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let raw = raw.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
     let workers = config.workers as f64;
-    let shadow_time = shadow.time().as_secs_f64();
-    let seconds = elapsed.as_secs_f64() - shadow_time / workers;
+    let raw_time = raw.time().as_secs_f64();
+    let seconds = elapsed.as_secs_f64() - raw_time / workers;
     let positions_per_s = stats.net_positions() as f64 / seconds;
-    let raw_forward_per_s = workers * shadow.same_batch.per_sec();
-    let raw_forward_mean_batch_per_s = workers * shadow.mean_batch.per_sec();
+    let raw_forward_per_s = workers * raw.same_batch.per_sec();
+    let raw_forward_mean_batch_per_s = workers * raw.mean_batch.per_sec();
     Ok(SelfPlayBench {
         rounds,
         games,
@@ -101,8 +101,8 @@ where
         seconds,
         positions_per_s,
         games_per_hour: games as f64 * 3600.0 / seconds,
-        net_busy_share: (stats.eval_time.as_secs_f64() - shadow_time)
-            / (stats.total_time.as_secs_f64() - shadow_time),
+        net_busy_share: (stats.eval_time.as_secs_f64() - raw_time)
+            / (stats.total_time.as_secs_f64() - raw_time),
         raw_forward_per_s,
         inference_efficiency: positions_per_s / raw_forward_per_s,
         raw_forward_mean_batch_per_s,
@@ -128,7 +128,7 @@ pub struct ServedBench {
 }
 
 /// Plays rounds as [`bench_selfplay`] does, with every worker sending its leaves to one inference
-/// server of `config.server.threads` nets from `make_inference` (no shadow passes).
+/// server of `config.server.threads` nets from `make_inference` (no raw forward passes).
 pub fn bench_selfplay_served<F>(
     config: &SelfPlayConfig,
     games_per_round: u64,

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 /// Every this many evaluator calls (from the first), one raw forward at the call's batch size,
 /// and (half-way between) one at the running mean batch size.
-pub const SHADOW_EVERY: u64 = 8;
+pub const RAW_FORWARD_EVERY: u64 = 8;
 
 /// Raw forward passes of one kind: positions and time.
 #[derive(Clone, Copy, Debug, Default)]
@@ -29,17 +29,17 @@ impl Timed {
     }
 }
 
-/// The shadow passes of all workers.
+/// The raw forward passes of all workers.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ShadowTotals {
+pub struct RawForwardTotals {
     /// Repeats of self-play's own batches (the very same encoded inputs).
     pub same_batch: Timed,
     /// Batches of the running mean size (positions from random games).
     pub mean_batch: Timed,
 }
 
-impl ShadowTotals {
-    /// Time the workers spent in shadow passes (to be taken out of self-play's own time).
+impl RawForwardTotals {
+    /// Time the workers spent in raw forward passes (to be taken out of self-play's own time).
     pub fn time(&self) -> Duration {
         self.same_batch.time + self.mean_batch.time
     }
@@ -47,32 +47,32 @@ impl ShadowTotals {
 
 /// A [`NetEvaluator`] that now and then repeats a forward pass untouched by the search, and adds
 /// the timings into shared totals when dropped.
-pub struct ShadowEvaluator<'a> {
+pub struct RawForwardTimer<'a> {
     inner: NetEvaluator,
     /// Encoded positions for the mean-size passes (`max_batch` positions of the net's input).
     mean_input: Vec<f32>,
     calls: u64,
     positions: u64,
-    own: ShadowTotals,
-    totals: &'a Mutex<ShadowTotals>,
+    own: RawForwardTotals,
+    totals: &'a Mutex<RawForwardTotals>,
 }
 
-impl<'a> ShadowEvaluator<'a> {
+impl<'a> RawForwardTimer<'a> {
     /// `max_batch`: the largest batch the worker can ask for.
     pub fn new(
         inner: NetEvaluator,
         max_batch: usize,
-        totals: &'a Mutex<ShadowTotals>,
-    ) -> ShadowEvaluator<'a> {
+        totals: &'a Mutex<RawForwardTotals>,
+    ) -> RawForwardTimer<'a> {
         let input = inner.net().input();
         let mut mean_input = vec![0.0; max_batch * input.size()];
         input.encode_batch_into(&random_observations(max_batch, 0x5eed), &mut mean_input);
-        ShadowEvaluator {
+        RawForwardTimer {
             inner,
             mean_input,
             calls: 0,
             positions: 0,
-            own: ShadowTotals::default(),
+            own: RawForwardTotals::default(),
             totals,
         }
     }
@@ -85,15 +85,15 @@ impl<'a> ShadowEvaluator<'a> {
     }
 }
 
-impl Evaluator for ShadowEvaluator<'_> {
+impl Evaluator for RawForwardTimer<'_> {
     fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
         let evaluations = self.inner.evaluate(requests)?;
         self.calls += 1;
         self.positions += requests.len() as u64;
-        if self.calls % SHADOW_EVERY == 1 {
+        if self.calls % RAW_FORWARD_EVERY == 1 {
             let time = self.time_forward(self.inner.last_input())?;
             self.own.same_batch.add(Timed { positions: requests.len() as u64, time });
-        } else if self.calls % SHADOW_EVERY == 1 + SHADOW_EVERY / 2 {
+        } else if self.calls % RAW_FORWARD_EVERY == 1 + RAW_FORWARD_EVERY / 2 {
             let size = self.inner.net().input().size();
             let batch = ((self.positions as f64 / self.calls as f64).round() as usize)
                 .clamp(1, self.mean_input.len() / size);
@@ -104,7 +104,7 @@ impl Evaluator for ShadowEvaluator<'_> {
     }
 }
 
-impl Drop for ShadowEvaluator<'_> {
+impl Drop for RawForwardTimer<'_> {
     fn drop(&mut self) {
         let mut totals = self.totals.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         totals.same_batch.add(self.own.same_batch);
