@@ -1,5 +1,11 @@
 //! Evaluation: players (nets with or without search, alpha-beta, random), matches over opening
 //! ballots, gating and Elo ratings.
+//!
+//! Three layers make a side of a match, from the command line down: a [`PlayerSpec`] is the text
+//! (`mcts:RUN:400`), checked; an [`Entrant`] is that spec made ready (its net loaded once, its
+//! name and step known), the usual [`Contestant`] — the trait a match plays, which any other side
+//! (a test's, a benchmark's) can implement too; a [`Player`] is what a contestant makes for each
+//! game, with that game's state (a search tree, a seed), so that games run in parallel.
 
 mod anchors;
 mod bradley_terry;
