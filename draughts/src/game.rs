@@ -97,6 +97,24 @@ pub struct Observation {
     pub repetitions: u8,
 }
 
+impl Observation {
+    /// The view of `position` at the start of a move (no capture in progress), with its
+    /// no-progress count and repetitions so far.
+    pub fn at_move_start(
+        position: Position,
+        no_progress_plies: u16,
+        repetitions: u8,
+    ) -> Observation {
+        Observation {
+            position,
+            moving_piece: None,
+            captured_so_far: Bitboard::EMPTY,
+            no_progress_plies,
+            repetitions,
+        }
+    }
+}
+
 /// A game from a start position, with its history and draw rules.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -201,13 +219,7 @@ impl Game {
 
     /// The learner's view of the current position at the start of a move.
     pub fn observation(&self) -> Observation {
-        Observation {
-            position: self.position,
-            moving_piece: None,
-            captured_so_far: Bitboard::EMPTY,
-            no_progress_plies: self.no_progress_plies(),
-            repetitions: self.repetitions(),
-        }
+        Observation::at_move_start(self.position, self.no_progress_plies(), self.repetitions())
     }
 
     /// The learner's view in the middle of `turn`, a move in progress from the current position.

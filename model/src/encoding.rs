@@ -197,13 +197,7 @@ mod tests {
     use draughts::Position;
 
     fn observe(position: Position) -> Observation {
-        Observation {
-            position,
-            moving_piece: None,
-            captured_so_far: Bitboard::EMPTY,
-            no_progress_plies: 40,
-            repetitions: 1,
-        }
+        Observation::at_move_start(position, 40, 1)
     }
 
     fn encode(obs: &Observation) -> Vec<f32> {

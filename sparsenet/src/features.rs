@@ -106,13 +106,7 @@ mod tests {
     use draughts::{Position, Square};
 
     fn observe(position: Position) -> Observation {
-        Observation {
-            position,
-            moving_piece: None,
-            captured_so_far: Bitboard::EMPTY,
-            no_progress_plies: 0,
-            repetitions: 0,
-        }
+        Observation::at_move_start(position, 0, 0)
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::control::SearchControl;
 use crate::decision::no_progress_after;
 use crate::error::SearchError;
 use crate::evaluator::Evaluator;
-use draughts::{Bitboard, DrawRules, Game, Move, Observation, Position};
+use draughts::{DrawRules, Game, Move, Observation, Position};
 use leaf::{Leaves, NetValue, StaticEval};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
@@ -352,14 +352,9 @@ impl AlphaBeta {
     /// What a net sees at `position`, the position at the end of the path, at the start of a
     /// move: its no-progress count and repetitions from the game and the search path.
     fn observation(&self, position: &Position) -> Observation {
-        let repetitions = self.earlier_occurrences().count();
-        Observation {
-            position: *position,
-            moving_piece: None,
-            captured_so_far: Bitboard::EMPTY,
-            no_progress_plies: *self.no_progress.last().expect("the path is never empty"),
-            repetitions: u8::try_from(repetitions).unwrap_or(u8::MAX),
-        }
+        let repetitions = u8::try_from(self.earlier_occurrences().count()).unwrap_or(u8::MAX);
+        let no_progress = *self.no_progress.last().expect("the path is never empty");
+        Observation::at_move_start(*position, no_progress, repetitions)
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
