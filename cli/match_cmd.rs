@@ -2,12 +2,14 @@
 //! swapped, games in parallel; progress per game and a final table. Each game is saved as it
 //! finishes: its PDN to the games file, its result record appended to the results file of each run
 //! directory involved (and `--record FILE`). With `--egdb DIR` a game ends at the first position
-//! the endgame tables cover, with their result (`Termination "endgame_tables"`).
+//! the endgame tables cover, with their result (`Termination "endgame_tables"`). With `--resume`,
+//! the games already in the `--record` file (the same players, ballot and colours) count as
+//! played, so an interrupted match goes on where it stopped.
 
 use anyhow::{Context, Result};
 use arena::{
-    read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant, Entrant,
-    MatchConfig, NetOptions, PlayedGame, PlayerSpec, ResultRecord, Tally,
+    black_points, read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant,
+    Entrant, Fixture, MatchConfig, NetOptions, PlayedGame, PlayerSpec, ResultRecord, Tally,
 };
 use clap::Args;
 use draughts::DrawRules;
@@ -45,6 +47,10 @@ pub struct MatchArgs {
     /// Also append each game's result record (JSON lines) to this file.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Count the games already in the --record file (same players, ballot and colours) as played
+    /// and play only the others: an interrupted match goes on where it stopped.
+    #[arg(long, requires = "record")]
+    resume: bool,
     /// Games played at once (default: 128 between nets with fixed playouts, else one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -120,11 +126,30 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let games = args.games.unwrap_or(2 * deck.len());
     anyhow::ensure!(games > 0, "--games 0: nothing to play");
     let fixtures = schedule(&deck, games, args.seed);
+    let total = fixtures.len();
+    let mut tally = Tally::default();
+    let fixtures = match (args.resume, &args.record) {
+        (true, Some(record)) => {
+            let (left, done) = unplayed(fixtures, &a, &b, record)?;
+            println!(
+                "resuming: {} of the {total} games are in {} (A +{} ={} -{})",
+                total - left.len(),
+                record.display(),
+                done.wins,
+                done.draws,
+                done.losses
+            );
+            tally = done;
+            left
+        }
+        _ => fixtures,
+    };
     let pdn_file = args.pdn.clone().or_else(|| default_pdn_file(&a, &b));
     let mut sink = Sink::open(
         pdn_file.as_deref(),
         record_files(&a, &b, args.record.as_deref())?,
         format!("{} vs {}", a.name(), b.name()),
+        args.resume,
     )?;
     println!(
         "{} (A) vs {} (B): {} games from {} ballots",
@@ -135,7 +160,6 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     );
 
     let clock = Instant::now();
-    let mut tally = Tally::default();
     let mut failure = None;
     let config = MatchConfig {
         rules: DrawRules::default(),
@@ -145,7 +169,7 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     };
     run_fixtures(&a, &b, &fixtures, config, |game| {
         tally.add(game.score_of_a());
-        println!("{}", progress_line(game, &tally, fixtures.len()));
+        println!("{}", progress_line(game, &tally, total));
         match sink.save(game) {
             Ok(()) => ControlFlow::Continue(()),
             Err(error) => {
@@ -166,6 +190,38 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         println!("results: {}", file.display());
     }
     Ok(())
+}
+
+/// The fixtures whose game is not yet in the results file `record`, and A's tally over those that
+/// are: a fixture's game is its ballot played with the same players in the same colours (the
+/// first such record counts; later ones, from matches run twice, are ignored).
+fn unplayed(
+    fixtures: Vec<Fixture>,
+    a: &Entrant,
+    b: &Entrant,
+    record: &Path,
+) -> Result<(Vec<Fixture>, Tally)> {
+    let read = rundata::read_json_lines::<ResultRecord>(record)?;
+    for bad in &read.skipped {
+        eprintln!("warning: skipped {}", support::one_line(bad));
+    }
+    let mut played = std::collections::HashMap::new();
+    for r in read.records {
+        played.entry((r.ballot.clone(), r.black.clone(), r.white.clone())).or_insert(r.result);
+    }
+    let mut tally = Tally::default();
+    let mut left = Vec::new();
+    for fixture in fixtures {
+        let (black, white) = if fixture.a_is_black { (a, b) } else { (b, a) };
+        let key = (fixture.ballot.name.clone(), black.name().to_string(), white.name().to_string());
+        match played.remove(&key).and_then(black_points) {
+            Some(black_points) => {
+                tally.add(if fixture.a_is_black { black_points } else { 1.0 - black_points })
+            }
+            None => left.push(fixture),
+        }
+    }
+    Ok((left, tally))
 }
 
 /// libtorch's CPU threads for each net of a match of `a` and `b`: the cores shared among the nets
@@ -192,15 +248,26 @@ struct Sink {
 }
 
 impl Sink {
-    fn open(pdn_path: Option<&Path>, record_files: Vec<PathBuf>, event: String) -> Result<Sink> {
+    /// The sink of a match; `append` (a resumed match) keeps the games a PDN file already holds.
+    fn open(
+        pdn_path: Option<&Path>,
+        record_files: Vec<PathBuf>,
+        event: String,
+        append: bool,
+    ) -> Result<Sink> {
         let pdn = pdn_path
             .map(|path| {
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                     std::fs::create_dir_all(dir)
                         .with_context(|| format!("creating {}", dir.display()))?;
                 }
-                let file =
-                    File::create(path).with_context(|| format!("creating {}", path.display()))?;
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .append(append)
+                    .truncate(!append)
+                    .open(path)
+                    .with_context(|| format!("creating {}", path.display()))?;
                 anyhow::Ok((file, path.to_path_buf()))
             })
             .transpose()?;

@@ -9,6 +9,7 @@
 //! - `hub`: the Hub engine driven by pydraughts: whole games, levels, stop, ponder, bad lines.
 //! - `ladder`: the ladder's anchor and plots over hand-written records.
 //! - `layout`: a run folder of the old layout still loads.
+//! - `matches`: `match` resumed from its record file after an interruption.
 //! - `many_machines`: one run on S3 (SeaweedFS) shared by separate processes, the store stopped.
 //! - `model`: checkpoints, inference and exports of both families, checked in the real runtimes.
 //! - `pickup`: self-play takes up a promoted net in the middle of a batch.
@@ -27,6 +28,7 @@ mod hub;
 mod ladder;
 mod layout;
 mod many_machines;
+mod matches;
 mod model;
 mod pickup;
 mod play;

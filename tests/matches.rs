@@ -1,0 +1,44 @@
+//! `match` from the command line: a match interrupted part-way goes on from its record file.
+
+use crate::helpers::{arg, succeed};
+use arena::ResultRecord;
+
+#[test]
+fn a_resumed_match_plays_only_the_games_its_record_lacks_and_counts_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let (record, pdn) = (dir.path().join("record.jsonl"), dir.path().join("games.pdn"));
+    let base =
+        ["match", "alphabeta:2", "alphabeta:1", "--record", arg(&record), "--pdn", arg(&pdn)];
+    let first = succeed(&[&base[..], &["--games", "4"]].concat());
+    let games = |text: &str| text.lines().filter(|l| l.starts_with('[')).count();
+    assert_eq!(games(&first), 4, "{first}");
+
+    // The same match over 8 games, resumed: the 4 played count, 4 more are played.
+    let resumed = succeed(&[&base[..], &["--games", "8", "--resume"]].concat());
+    assert!(resumed.contains("resuming: 4 of the 8 games are in"), "{resumed}");
+    assert_eq!(games(&resumed), 4, "{resumed}");
+    let records: Vec<ResultRecord> = rundata::read_json_lines(&record).unwrap().records;
+    assert_eq!(records.len(), 8);
+    let mut fixtures: Vec<_> = records.iter().map(|r| (&r.ballot, &r.black)).collect();
+    fixtures.sort();
+    fixtures.dedup();
+    assert_eq!(fixtures.len(), 8, "each ballot and colour once: {fixtures:?}");
+    let table = |text: &str| {
+        text.lines().find(|l| l.starts_with("alphabeta:2 ")).map(str::to_string).unwrap_or_default()
+    };
+    assert!(table(&resumed).split_whitespace().nth(1) == Some("8"), "{resumed}");
+    let pdn_games = draughts::read_pdn(&std::fs::read_to_string(&pdn).unwrap()).unwrap();
+    assert_eq!(pdn_games.len(), 8, "the resumed match's PDN keeps the first games");
+
+    // Nothing is left: nothing is played, and the table is the record's.
+    let again = succeed(&[&base[..], &["--games", "8", "--resume"]].concat());
+    assert!(again.contains("resuming: 8 of the 8 games are in"), "{again}");
+    assert_eq!(games(&again), 0, "{again}");
+    assert_eq!(table(&again), table(&resumed), "{again}");
+}
+
+#[test]
+fn resume_needs_a_record_file() {
+    let (ok, _, err) = crate::helpers::run_to_end(&["match", "random", "random", "--resume"]);
+    assert!(!ok && err.contains("--record"), "{err}");
+}
