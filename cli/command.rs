@@ -4,7 +4,7 @@
 
 use crate::egdb::{AccuracyArgs, EgdbArgs};
 use crate::net_commands::NetCommand;
-use crate::{bestmove, egdb, hub_cmd, match_cmd, perft, play};
+use crate::{bestmove, egdb, hub_cmd, match_cmd, perft, play, serve};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use search::NetLoader;
@@ -49,6 +49,8 @@ pub enum SharedCommand {
     Hub(hub_cmd::HubArgs),
     /// Play against a net or a built-in engine in the terminal, typing moves in PDN.
     Play(play::PlayArgs),
+    /// A board in the browser: play a net or a built-in engine and watch it think.
+    Serve(serve::ServeArgs),
 }
 
 /// What the net library gives the shared commands.
@@ -84,6 +86,7 @@ impl SharedCommand {
             SharedCommand::Bestmove(args) => args.needs_net(),
             SharedCommand::Hub(args) => args.needs_net(),
             SharedCommand::Play(args) => args.needs_net(),
+            SharedCommand::Serve(args) => args.needs_net(),
         }
     }
 
@@ -103,6 +106,7 @@ impl SharedCommand {
             SharedCommand::Bestmove(args) => bestmove::run(args, loader()),
             SharedCommand::Hub(args) => hub_cmd::run(args, loader()),
             SharedCommand::Play(args) => play::run(args, loader()),
+            SharedCommand::Serve(args) => serve::run(args, loader()),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The command line of `checkers-zero` and the commands that need no libtorch (perft, endgame
-//! tables, matches, `bestmove`, the Hub engine and `play` between built-in players), with no tch
-//! dependency: the binary starts them without loading libtorch. Net players come through a
+//! tables, matches, `bestmove`, the Hub engine, `play` and the browser board `serve` between
+//! built-in players), with no tch dependency: the binary starts them without loading libtorch. Net players come through a
 //! [`search::NetLoader`] the net library (`cli-net/`) provides.
 
 pub mod bestmove;
@@ -13,6 +13,7 @@ pub mod net_commands;
 pub mod perft;
 pub mod play;
 pub mod progress;
+pub mod serve;
 
 pub use command::{exit_status, Cli, Command, NetSupport, SharedCommand};
 

@@ -201,7 +201,7 @@ fn engine_move(
 }
 
 /// The game with its last `plies` moves taken back.
-fn take_back(game: &Game, plies: usize) -> Game {
+pub(crate) fn take_back(game: &Game, plies: usize) -> Game {
     let mut earlier = Game::new(*game.start(), game.rules());
     for &mv in &game.moves()[..game.ply().saturating_sub(plies)] {
         earlier.play_unchecked(mv);

@@ -16,6 +16,7 @@
 //! - `play`: `play` reading moves from its standard input.
 //! - `run`: `run` end to end on the tiny configs: artifacts, resume, `[eval]`, gate and schedule
 //!   options.
+//! - `serve`: the browser board's HTTP API: a whole game, the thinking stream, bad requests.
 //! - `seaweed`: the SeaweedFS server the S3 tests start (shared with `rundata`'s tests).
 //! - `train`: training on generated trajectories, exact resume, damage, TensorBoard files.
 mod bench;
@@ -35,4 +36,5 @@ mod play;
 mod run;
 #[path = "../rundata/tests/seaweed/mod.rs"]
 mod seaweed;
+mod serve;
 mod train;

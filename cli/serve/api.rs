@@ -1,0 +1,176 @@
+//! The HTTP side of `serve`: the routes, request bodies (bounded), JSON answers and errors, the
+//! page's built-in assets, and the stream of the engine's thinking (server-sent events).
+
+use super::games::{Games, NewGame, Table};
+use search::{Progress, Score, SearchControl};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::io::{Cursor, Read, Write};
+use std::sync::{Arc, Mutex};
+use tiny_http::{Header, Method, Request, Response, StatusCode};
+
+/// The largest request body read; larger ones are refused unread.
+const MAX_BODY: usize = 16 * 1024;
+const INDEX: &str = include_str!("assets/index.html");
+const SCRIPT: &str = include_str!("assets/board.js");
+const STYLE: &str = include_str!("assets/board.css");
+
+type Reply = Response<Cursor<Vec<u8>>>;
+
+/// A refused request: its status and what to tell the page.
+struct Refusal(u16, String);
+
+impl From<anyhow::Error> for Refusal {
+    fn from(error: anyhow::Error) -> Refusal {
+        Refusal(400, support::one_line(error.as_ref()))
+    }
+}
+
+/// Answers `request` (on its own thread; the engine's thinking streams until it has moved).
+pub fn answer(mut request: Request, games: &Games) {
+    let url = request.url().to_string();
+    let path = url.split('?').next().unwrap_or_default();
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let method = request.method().clone();
+    let reply = match (&method, segments.as_slice()) {
+        (Method::Get, [""]) => Ok(asset(INDEX, "text/html; charset=utf-8")),
+        (Method::Get, ["board.js"]) => Ok(asset(SCRIPT, "text/javascript; charset=utf-8")),
+        (Method::Get, ["board.css"]) => Ok(asset(STYLE, "text/css; charset=utf-8")),
+        (Method::Post, ["api", "games"]) => new_game(&mut request, games),
+        (Method::Get, ["api", "games", id]) => {
+            table(games, id).map(|(id, table)| json_reply(200, &lock(&table).state(id)))
+        }
+        (Method::Post, ["api", "games", id, "move"]) => play(&mut request, games, id),
+        (Method::Post, ["api", "games", id, "undo"]) => table(games, id).map(|(id, table)| {
+            let mut table = lock(&table);
+            table.undo();
+            json_reply(200, &table.state(id))
+        }),
+        (Method::Get, ["api", "games", id, "think"]) => match table(games, id) {
+            Ok((id, table)) => return think(request, id, table),
+            Err(refusal) => Err(refusal),
+        },
+        (_, ["", ..] | ["board.js" | "board.css"] | ["api", "games", ..]) => {
+            Err(Refusal(405, format!("{method} is not allowed on {path}")))
+        }
+        _ => Err(Refusal(404, format!("nothing at {path}"))),
+    };
+    let reply = reply
+        .unwrap_or_else(|Refusal(status, error)| json_reply(status, &json!({ "error": error })));
+    let _ = request.respond(reply);
+}
+
+fn lock(table: &Mutex<Table>) -> std::sync::MutexGuard<'_, Table> {
+    table.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The game the path names.
+fn table(games: &Games, id: &str) -> Result<(u64, Arc<Mutex<Table>>), Refusal> {
+    let number = id.parse().map_err(|_| Refusal(404, format!("`{id}` is not a game id")))?;
+    let table = games.get(number).ok_or_else(|| Refusal(404, format!("no game {id}")))?;
+    Ok((number, table))
+}
+
+/// The request's JSON body as `T`, refused when over [`MAX_BODY`] or not `T`.
+fn body<T: for<'de> Deserialize<'de>>(request: &mut Request) -> Result<T, Refusal> {
+    if request.body_length().is_some_and(|n| n > MAX_BODY) {
+        return Err(Refusal(413, format!("the body is over {MAX_BODY} bytes")));
+    }
+    let mut bytes = Vec::new();
+    request
+        .as_reader()
+        .take(MAX_BODY as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Refusal(400, format!("reading the body: {e}")))?;
+    if bytes.len() > MAX_BODY {
+        return Err(Refusal(413, format!("the body is over {MAX_BODY} bytes")));
+    }
+    let bytes = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}".to_vec() } else { bytes };
+    serde_json::from_slice(&bytes).map_err(|e| Refusal(400, format!("the body: {e}")))
+}
+
+fn new_game(request: &mut Request, games: &Games) -> Result<Reply, Refusal> {
+    let (id, table) = games.create(body::<NewGame>(request)?)?;
+    let state = lock(&table).state(id);
+    Ok(json_reply(201, &state))
+}
+
+/// The person's move.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    /// PDN move text: `11-15`, `15x24x31`, or `15x31` when that names one capture.
+    #[serde(rename = "move")]
+    text: String,
+}
+
+fn play(request: &mut Request, games: &Games, id: &str) -> Result<Reply, Refusal> {
+    let (id, table) = table(games, id)?;
+    let MoveRequest { text } = body(request)?;
+    let mut table = lock(&table);
+    table.play(&text).map_err(|e| Refusal(409, support::one_line(e.as_ref())))?;
+    Ok(json_reply(200, &table.state(id)))
+}
+
+/// Streams the engine's thinking on game `id` as server-sent events: `progress` (depth, nodes,
+/// score, principal variation) as the search goes, then `state` after its move, or `error`. Each
+/// event is one chunk of a chunked body, sent as it comes; a page that goes away stops the search.
+fn think(request: Request, id: u64, table: Arc<Mutex<Table>>) {
+    let mut out = request.into_writer();
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\
+                Transfer-Encoding: chunked\r\n\r\n";
+    if out.write_all(head.as_bytes()).and_then(|()| out.flush()).is_err() {
+        return;
+    }
+    let mut table = lock(&table);
+    let control = SearchControl::new();
+    let mut send = |name: &str, data: &Value| {
+        let text = format!("event: {name}\ndata: {data}\n\n");
+        let chunk = format!("{:x}\r\n{text}\r\n", text.len());
+        out.write_all(chunk.as_bytes()).and_then(|()| out.flush()).is_ok()
+    };
+    let mut report = |progress: &Progress| {
+        if !send("progress", &progress_json(progress)) {
+            control.stop();
+        }
+    };
+    let moved = table.engine_move(&control, &mut report);
+    let sent = match moved {
+        Ok(()) => send("state", &table.state(id)),
+        Err(e) => send("error", &json!({ "error": support::one_line(e.as_ref()) })),
+    };
+    if sent {
+        let _ = out.write_all(b"0\r\n\r\n").and_then(|()| out.flush());
+    }
+}
+
+/// A search report as the page reads it.
+fn progress_json(progress: &Progress) -> Value {
+    let score = match progress.score {
+        Score::Men(men) => json!({ "men": men }),
+        Score::WinIn(plies) => json!({ "win_in": plies }),
+        Score::LossIn(plies) => json!({ "loss_in": plies }),
+    };
+    json!({
+        "depth": progress.depth,
+        "nodes": progress.nodes,
+        "playouts": progress.playouts,
+        "score": score,
+        "pv": progress.pv.iter().map(|mv| mv.to_string()).collect::<Vec<_>>(),
+        "seconds": progress.elapsed.as_secs_f64(),
+    })
+}
+
+fn header(name: &str, value: &str) -> Header {
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
+}
+
+fn asset(text: &'static str, content_type: &str) -> Reply {
+    Response::from_data(text.as_bytes().to_vec()).with_header(header("Content-Type", content_type))
+}
+
+fn json_reply(status: u16, value: &Value) -> Reply {
+    Response::from_data(value.to_string().into_bytes())
+        .with_status_code(StatusCode(status))
+        .with_header(header("Content-Type", "application/json"))
+}

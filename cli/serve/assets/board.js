@@ -1,0 +1,203 @@
+// The board page of `checkers-zero serve`: draws the game the server holds for this tab, takes
+// the person's move square by square (a multi-jump one landing at a time), and shows the engine's
+// thinking as it streams in. Every rule is the server's: the page only offers its legal moves.
+"use strict";
+
+let state = null;        // the game as the server last described it
+let chosen = [];         // squares of the move being entered
+let flipped = false;     // the board turned from the person's side
+let thinking = false;
+
+const $ = (id) => document.getElementById(id);
+
+// Row and column (0..8, row 0 at the top from White's side) of standard square 1..32.
+function place(square) {
+  const s = square - 1, row = Math.floor(s / 4), k = s % 4;
+  return { row, col: row % 2 === 0 ? 2 * k + 1 : 2 * k };
+}
+
+async function call(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function say(text) { $("status").textContent = text; }
+
+function render() {
+  const board = $("board");
+  board.textContent = "";
+  const pieces = new Map(state.board.map((p) => [p.square, p.piece]));
+  const starts = new Set(state.legal.map((m) => m.squares[0]));
+  const fits = state.legal.filter((m) => chosen.every((sq, i) => m.squares[i] === sq));
+  const targets = new Set(chosen.length ? fits.map((m) => m.squares[chosen.length]) : []);
+  const last = lastMoveSquares();
+  const turned = flipped !== (state.human === "black");
+  for (let r = 0; r < 8; r++) {
+    for (let c = 0; c < 8; c++) {
+      const row = turned ? 7 - r : r, col = turned ? 7 - c : c;
+      const cell = document.createElement("div");
+      cell.className = "cell " + ((row + col) % 2 === 1 ? "dark" : "light");
+      if ((row + col) % 2 === 1) {
+        const square = row * 4 + Math.floor(col / 2) + 1;
+        cell.dataset.square = square;
+        const number = document.createElement("span");
+        number.className = "number";
+        number.textContent = square;
+        cell.appendChild(number);
+        if (pieces.has(square)) {
+          const piece = document.createElement("div");
+          piece.className = "piece";
+          piece.dataset.piece = pieces.get(square);
+          cell.appendChild(piece);
+        }
+        if (!chosen.length && starts.has(square)) cell.classList.add("movable");
+        if (targets.has(square)) cell.classList.add("target");
+        if (chosen.includes(square)) cell.classList.add("chosen");
+        if (last.has(square)) cell.classList.add("last");
+        cell.addEventListener("click", () => clicked(square));
+      }
+      board.appendChild(cell);
+    }
+  }
+  $("engine-name").textContent = state.engine;
+  const list = $("moves");
+  list.textContent = "";
+  for (let i = 0; i < state.moves.length; i += 2) {
+    const item = document.createElement("li");
+    item.textContent = state.moves.slice(i, i + 2).join("  ");
+    list.appendChild(item);
+  }
+  $("pdn").value = state.pdn;
+  if (state.result) say(`game over: ${state.result.score} (${state.result.reason.replace("_", " ")})`);
+  else if (thinking) say(`${state.engine} is thinking`);
+  else if (state.legal.length) say(`your move (${state.to_move})`);
+}
+
+function lastMoveSquares() {
+  const text = state.moves[state.moves.length - 1];
+  return new Set(text ? text.split(/[-x]/).map(Number) : []);
+}
+
+async function clicked(square) {
+  if (thinking || !state || state.result) return;
+  const starts = new Set(state.legal.map((m) => m.squares[0]));
+  const next = [...chosen, square];
+  const fits = state.legal.filter((m) => next.every((sq, i) => m.squares[i] === sq));
+  if (chosen.length && fits.length) {
+    chosen = next;
+  } else if (starts.has(square)) {
+    chosen = [square];
+  } else {
+    chosen = [];
+  }
+  const done = state.legal.filter((m) => m.squares.length === chosen.length &&
+    chosen.every((sq, i) => m.squares[i] === sq));
+  if (chosen.length > 1 && done.length === 1) {
+    const move = done[0].move;
+    chosen = [];
+    try {
+      state = await call("POST", `/api/games/${state.id}/move`, { move });
+    } catch (e) {
+      say(e.message);
+    }
+    render();
+    await engineTurn();
+  } else {
+    render();
+  }
+}
+
+// The engine's move, its thinking shown as the server streams it.
+async function engineTurn() {
+  if (!state || state.result || state.to_move === state.human) return;
+  thinking = true;
+  document.body.classList.add("thinking");
+  render();
+  try {
+    const response = await fetch(`/api/games/${state.id}/think`);
+    if (!response.ok) throw new Error((await response.json()).error);
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = text.indexOf("\n\n")) >= 0) {
+        event(text.slice(0, end));
+        text = text.slice(end + 2);
+      }
+    }
+  } catch (e) {
+    say(e.message);
+  }
+  thinking = false;
+  document.body.classList.remove("thinking");
+  render();
+}
+
+function event(block) {
+  const name = (block.match(/^event: (.*)$/m) || [])[1];
+  const data = JSON.parse((block.match(/^data: (.*)$/m) || [])[1] || "null");
+  if (name === "progress") showThinking(data);
+  else if (name === "state") state = data;
+  else if (name === "error") say(data.error);
+}
+
+function showThinking(p) {
+  let text, share;
+  if (p.score.men !== undefined) {
+    text = (p.score.men >= 0 ? "+" : "") + p.score.men.toFixed(2) + " men";
+    share = 0.5 + 0.5 * Math.tanh(p.score.men / 2);
+  } else if (p.score.win_in !== undefined) {
+    text = `win in ${p.score.win_in}`;
+    share = 1;
+  } else {
+    text = `loss in ${p.score.loss_in}`;
+    share = 0;
+  }
+  // The bar is the engine's side's share: shown for White when the engine plays White.
+  const engineIsWhite = state.human === "black";
+  $("eval-fill").style.width = `${100 * (engineIsWhite ? share : 1 - share)}%`;
+  $("score").textContent = text + " for the engine";
+  $("depth").textContent = p.depth;
+  $("nodes").textContent = p.playouts !== null ? `${p.nodes} (${p.playouts} root visits)` : p.nodes;
+  $("seconds").textContent = p.seconds.toFixed(2) + " s";
+  $("pv").textContent = p.pv.join(" ");
+}
+
+async function newGame(event) {
+  if (event) event.preventDefault();
+  const request = { human: $("human").value };
+  const player = $("player").value.trim();
+  if (player) request.player = player;
+  const start = $("start").value.trim();
+  if (/^\d{3}$/.test(start)) request.ballot = start;
+  else if (start) request.fen = start;
+  try {
+    state = await call("POST", "/api/games", request);
+    chosen = [];
+    render();
+    await engineTurn();
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+$("new-game").addEventListener("submit", newGame);
+$("undo").addEventListener("click", async () => {
+  if (thinking || !state) return;
+  state = await call("POST", `/api/games/${state.id}/undo`);
+  chosen = [];
+  render();
+});
+$("flip").addEventListener("click", () => { flipped = !flipped; if (state) render(); });
+$("copy").addEventListener("click", () => navigator.clipboard.writeText($("pdn").value));
+newGame();

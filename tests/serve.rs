@@ -1,0 +1,260 @@
+//! `serve`, the board in the browser, through its HTTP API: a whole game against `alphabeta:1`
+//! with every position checked against the rules engine, the engine's thinking streamed, undo,
+//! and bad requests answered with a 4xx and a message while the server stays up.
+
+use crate::helpers::checkers_zero;
+use draughts::{Color, Position, Square};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+
+/// A running `serve` and its address; killed when dropped.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(args: &[&str]) -> Server {
+    let mut child = checkers_zero()
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    Server { child, address }
+}
+
+/// One request: the status and the body.
+fn request(server: &Server, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    let body = body.unwrap_or("");
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        server.address,
+        body.len()
+    )
+    .unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut head = Vec::new();
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        if line == "\r\n" || line.is_empty() {
+            break;
+        }
+        head.push(line.trim_end().to_ascii_lowercase());
+    }
+    let status = head[0].split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap();
+    let header = |name: &str| {
+        head.iter().find_map(|l| l.strip_prefix(name).map(|v| v.trim_start_matches(':').trim()))
+    };
+    let mut body = Vec::new();
+    if header("transfer-encoding") == Some("chunked") {
+        // Chunk by chunk to the last one: the server need not close the connection.
+        loop {
+            let mut size = String::new();
+            reader.read_line(&mut size).unwrap();
+            let size = usize::from_str_radix(size.trim(), 16).unwrap();
+            let mut chunk = vec![0; size + 2];
+            reader.read_exact(&mut chunk).unwrap();
+            if size == 0 {
+                break;
+            }
+            body.extend_from_slice(&chunk[..size]);
+        }
+    } else if let Some(length) = header("content-length") {
+        body.resize(length.parse().unwrap(), 0);
+        reader.read_exact(&mut body).unwrap();
+    } else {
+        reader.read_to_end(&mut body).unwrap();
+    }
+    (status, String::from_utf8(body).unwrap())
+}
+
+fn json_of(status: u16, body: &str, expected: u16) -> Value {
+    assert_eq!(status, expected, "{body}");
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+/// The position the page would draw from `state`, rebuilt square by square.
+fn board_of(state: &Value) -> Vec<(u8, String)> {
+    let mut board: Vec<(u8, String)> = state["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["square"].as_u64().unwrap() as u8, p["piece"].as_str().unwrap().to_string()))
+        .collect();
+    board.sort();
+    board
+}
+
+fn board_of_position(position: &Position) -> Vec<(u8, String)> {
+    Square::all()
+        .filter_map(|sq| {
+            let (color, king) = position.piece_at(sq)?;
+            let piece = format!(
+                "{}{}",
+                if color == Color::Black { 'b' } else { 'w' },
+                if king { 'k' } else { 'm' }
+            );
+            Some((sq.pdn(), piece))
+        })
+        .collect()
+}
+
+/// Checks that `state` describes `position` (board, side to move, legal moves) exactly.
+fn check_state(state: &Value, position: &Position) {
+    assert_eq!(Position::from_fen(state["fen"].as_str().unwrap()).unwrap(), *position);
+    assert_eq!(board_of(state), board_of_position(position), "{state}");
+    let human = state["human"].as_str().unwrap();
+    let to_move = if position.side_to_move() == Color::Black { "black" } else { "white" };
+    assert_eq!(state["to_move"], to_move);
+    let legal = state["legal"].as_array().unwrap();
+    if to_move == human && state["result"].is_null() {
+        let mut offered: Vec<&str> = legal.iter().map(|m| m["move"].as_str().unwrap()).collect();
+        let mut rules: Vec<String> = position.legal_moves().iter().map(|m| m.to_string()).collect();
+        offered.sort();
+        rules.sort();
+        assert_eq!(offered, rules);
+        for m in legal {
+            let mv = position.parse_move(m["move"].as_str().unwrap()).unwrap();
+            let squares: Vec<u64> = mv.squares().map(|sq| u64::from(sq.pdn())).collect();
+            assert_eq!(m["squares"], json!(squares));
+        }
+    } else {
+        assert!(legal.is_empty(), "moves offered out of turn: {state}");
+    }
+}
+
+#[test]
+fn a_whole_game_against_alphabeta_with_its_thinking_streamed() {
+    let server = start(&["--player", "alphabeta:1"]);
+    let (status, page) = request(&server, "GET", "/", None);
+    assert_eq!(status, 200);
+    assert!(page.contains("/board.js"), "{page}");
+    let (status, script) = request(&server, "GET", "/board.js", None);
+    assert_eq!(status, 200);
+    assert!(script.contains("dataset.square") && script.contains("dataset.piece"), "{script}");
+
+    let (status, body) = request(&server, "POST", "/api/games", Some(r#"{"human": "black"}"#));
+    let mut state = json_of(status, &body, 201);
+    let id = state["id"].as_u64().unwrap();
+    let mut position = Position::start();
+    check_state(&state, &position);
+    let mut progress_seen = false;
+    let mut plies = 0;
+    while state["result"].is_null() {
+        assert!(plies <= 400, "the game does not end");
+        if state["to_move"] == "black" {
+            // The person plays the last legal move the page offers.
+            let legal = state["legal"].as_array().unwrap();
+            let text = legal.last().unwrap()["move"].as_str().unwrap().to_string();
+            let body = json!({ "move": text }).to_string();
+            let (status, reply) =
+                request(&server, "POST", &format!("/api/games/{id}/move"), Some(&body));
+            state = json_of(status, &reply, 200);
+            position = position.play(position.parse_move(&text).unwrap());
+        } else {
+            let (status, stream) = request(&server, "GET", &format!("/api/games/{id}/think"), None);
+            assert_eq!(status, 200, "{stream}");
+            progress_seen |= stream.contains("event: progress\ndata: {");
+            let last = stream.split("event: state\ndata: ").nth(1).expect("a state event");
+            state = serde_json::from_str(last.lines().next().unwrap()).unwrap();
+            let reply = state["moves"].as_array().unwrap().last().unwrap().as_str().unwrap();
+            position = position.play(position.parse_move(reply).unwrap());
+        }
+        check_state(&state, &position);
+        plies += 1;
+    }
+    assert!(progress_seen, "the engine's thinking was never streamed");
+    assert_eq!(state["moves"].as_array().unwrap().len(), plies);
+    assert!(state["pdn"].as_str().unwrap().contains("[Black \"you\"]"), "{state}");
+    let games = draughts::read_pdn(state["pdn"].as_str().unwrap()).unwrap();
+    assert_eq!(games[0].moves.len(), plies);
+
+    // Undo takes back the person's last move and the reply to it.
+    let (status, body) = request(&server, "POST", &format!("/api/games/{id}/undo"), None);
+    let undone = json_of(status, &body, 200);
+    assert_eq!(undone["to_move"], "black");
+    assert!(undone["moves"].as_array().unwrap().len() < plies);
+    assert!(!undone["legal"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn bad_requests_get_a_4xx_with_a_message_and_the_server_stays_up() {
+    let server = start(&["--player", "alphabeta:1"]);
+    let (status, body) = request(&server, "POST", "/api/games", Some("{}"));
+    let id = json_of(status, &body, 201)["id"].as_u64().unwrap();
+    let big = format!(r#"{{"fen": "{}"}}"#, "x".repeat(20_000));
+    let cases: Vec<(&str, String, Option<String>, u16, &str)> = vec![
+        ("POST", "/api/games".into(), Some(r#"{"human": "red"}"#.into()), 400, "human"),
+        ("POST", "/api/games".into(), Some(r#"{"fen": "B:W99:B1"}"#.into()), 400, "99"),
+        ("POST", "/api/games".into(), Some(r#"{"ballot": "999"}"#.into()), 400, "999"),
+        ("POST", "/api/games".into(), Some(r#"{"player": "chess:9"}"#.into()), 400, "chess"),
+        ("POST", "/api/games".into(), Some(r#"{"colour": "black"}"#.into()), 400, "colour"),
+        ("POST", "/api/games".into(), Some("{not json".into()), 400, "body"),
+        ("POST", "/api/games".into(), Some(big), 413, "bytes"),
+        (
+            "POST",
+            format!("/api/games/{id}/move"),
+            Some(r#"{"move": "11-16"}"#.into()),
+            409,
+            "11-16",
+        ),
+        ("POST", format!("/api/games/{id}/move"), Some(r#"{"move": 7}"#.into()), 400, "body"),
+        ("GET", format!("/api/games/{id}/think"), None, 200, "not the engine's move"),
+        ("GET", "/api/games/12345".into(), None, 404, "12345"),
+        ("GET", "/api/games/abc".into(), None, 404, "abc"),
+        ("DELETE", format!("/api/games/{id}"), None, 405, "DELETE"),
+        ("GET", "/etc/passwd".into(), None, 404, "/etc/passwd"),
+        ("GET", "/../Cargo.toml".into(), None, 404, "nothing"),
+    ];
+    for (method, path, body, expected, said) in cases {
+        let (status, reply) = request(&server, method, &path, body.as_deref());
+        assert_eq!(status, expected, "{method} {path}: {reply}");
+        assert!(reply.contains(said), "{method} {path}: {reply}");
+    }
+    // Still serving, and the game is as it was.
+    let (status, body) = request(&server, "GET", &format!("/api/games/{id}"), None);
+    let state = json_of(status, &body, 200);
+    assert!(state["moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn each_tab_has_its_own_game_and_the_engine_can_open() {
+    let server = start(&["--player", "alphabeta:1"]);
+    let (status, body) = request(&server, "POST", "/api/games", Some(r#"{"human": "white"}"#));
+    let white = json_of(status, &body, 201);
+    let (status, body) = request(&server, "POST", "/api/games", Some(r#"{"ballot": "001"}"#));
+    let ballot = json_of(status, &body, 201);
+    assert_ne!(white["id"], ballot["id"]);
+    assert_eq!(ballot["moves"], json!(["9-13", "21-17", "5-9"]));
+    assert_eq!(ballot["to_move"], "white", "after three ballot moves White is to move");
+    assert!(ballot["legal"].as_array().unwrap().is_empty(), "the engine plays White here");
+    // The person plays White: the engine, Black, opens.
+    let id = white["id"].as_u64().unwrap();
+    let (status, stream) = request(&server, "GET", &format!("/api/games/{id}/think"), None);
+    assert_eq!(status, 200);
+    let last = stream.split("event: state\ndata: ").nth(1).expect("a state event");
+    let state: Value = serde_json::from_str(last.lines().next().unwrap()).unwrap();
+    assert_eq!(state["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(state["to_move"], "white");
+}
