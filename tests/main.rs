@@ -1,6 +1,7 @@
 //! The one integration-test binary (libtorch links once), a module per area:
 //!
 //! - `helpers`: what the modules share: the real binary, the Python with the test packages.
+//! - `browser`: the browser board in headless Chromium over WebDriver: a whole game by clicks.
 //! - `bench`: `bench --quick` writes every figure, both net families' included.
 //! - `cli`: which commands load the net library and libtorch; OpenMP's waiting; errors, not panics.
 //! - `concurrent_run`: `run.mode = "concurrent"`: every artifact, resume, kills, a failing role.
@@ -20,6 +21,7 @@
 //! - `seaweed`: the SeaweedFS server the S3 tests start (shared with `rundata`'s tests).
 //! - `train`: training on generated trajectories, exact resume, damage, TensorBoard files.
 mod bench;
+mod browser;
 mod cli;
 mod concurrent_run;
 mod egdb;

@@ -1,0 +1,219 @@
+//! The browser board in a real browser: headless Chromium driven over WebDriver (chromedriver)
+//! plays a whole game against `alphabeta:2` by clicking squares, checking every position the page
+//! shows against the rules engine and that the thinking panel fills, and saves a screenshot.
+
+use crate::helpers::checkers_zero;
+use draughts::{Color, Position, Square};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// chromedriver, from `CHECKERS_ZERO_CHROMEDRIVER` (the README's test command installs Debian's
+/// `chromium` and `chromium-driver` and sets it).
+fn chromedriver() -> String {
+    std::env::var("CHECKERS_ZERO_CHROMEDRIVER").unwrap_or_else(|_| {
+        panic!(
+            "CHECKERS_ZERO_CHROMEDRIVER is not set: run the tests with scripts/test (it installs \
+             chromium and chromium-driver), or point it at a chromedriver"
+        )
+    })
+}
+
+/// A child process killed when dropped.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// One HTTP exchange with JSON bodies (WebDriver's wire protocol).
+fn http(address: &str, method: &str, path: &str, body: Option<&Value>) -> Value {
+    let mut stream = TcpStream::connect(address).unwrap();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    let body = reply.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {reply}"))
+}
+
+/// A WebDriver session of a headless Chromium.
+struct Browser {
+    driver: String,
+    session: String,
+    _process: Running,
+}
+
+impl Browser {
+    fn start() -> Browser {
+        let port = free_port();
+        let process = Command::new(chromedriver())
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let driver = format!("127.0.0.1:{port}");
+        let start = Instant::now();
+        while TcpStream::connect(&driver).is_err() {
+            assert!(start.elapsed() < Duration::from_secs(20), "chromedriver does not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1150,760"];
+        let capabilities = json!({"capabilities": {"alwaysMatch": {
+            "goog:chromeOptions": {"args": args}
+        }}});
+        let reply = http(&driver, "POST", "/session", Some(&capabilities));
+        let session = reply["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {reply}"))
+            .to_string();
+        Browser { driver, session, _process: Running(process) }
+    }
+
+    fn command(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let path = format!("/session/{}{path}", self.session);
+        let reply = http(&self.driver, method, &path, body.as_ref());
+        assert!(reply["value"].get("error").is_none(), "{method} {path}: {reply}");
+        reply["value"].clone()
+    }
+
+    fn script(&self, script: &str) -> Value {
+        self.command("POST", "/execute/sync", Some(json!({"script": script, "args": []})))
+    }
+
+    fn click_square(&self, square: u8) {
+        let selector = format!("[data-square=\"{square}\"]");
+        let found = json!({"using": "css selector", "value": selector});
+        let element = self.command("POST", "/element", Some(found));
+        let id = element.as_object().unwrap().values().next().unwrap().as_str().unwrap();
+        self.command("POST", &format!("/element/{id}/click"), Some(json!({})));
+    }
+
+    /// Polls `script` until it returns true.
+    fn wait_for(&self, what: &str, script: &str) {
+        let start = Instant::now();
+        while self.script(script) != json!(true) {
+            assert!(start.elapsed() < Duration::from_secs(60), "waited a minute for {what}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = http(&self.driver, "DELETE", &format!("/session/{}", self.session), None);
+    }
+}
+
+/// The pieces the page draws, read from its `data-square` and `data-piece` attributes.
+const DRAWN: &str = "return [...document.querySelectorAll('[data-square]')].map(e => \
+    [Number(e.dataset.square), (e.querySelector('[data-piece]') || {dataset: {}}).dataset.piece || null])";
+
+fn drawn_board(browser: &Browser) -> Vec<(u8, Option<String>)> {
+    let cells = browser.script(DRAWN);
+    let mut board: Vec<(u8, Option<String>)> = cells
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c[0].as_u64().unwrap() as u8, c[1].as_str().map(str::to_string)))
+        .collect();
+    board.sort();
+    board
+}
+
+fn rules_board(position: &Position) -> Vec<(u8, Option<String>)> {
+    Square::all()
+        .map(|sq| {
+            let piece = position.piece_at(sq).map(|(color, king)| {
+                format!(
+                    "{}{}",
+                    if color == Color::Black { 'b' } else { 'w' },
+                    if king { 'k' } else { 'm' }
+                )
+            });
+            (sq.pdn(), piece)
+        })
+        .collect()
+}
+
+#[test]
+fn a_whole_game_is_clicked_through_in_chromium_against_alphabeta() {
+    let port = free_port().to_string();
+    let mut server = checkers_zero()
+        .args(["serve", "--port", &port, "--player", "alphabeta:2"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let _server = Running(server);
+    let browser = Browser::start();
+    browser.command("POST", "/url", Some(json!({"url": format!("http://127.0.0.1:{port}/")})));
+    browser.wait_for("the first game", "return typeof state !== 'undefined' && state !== null");
+
+    let mut screenshot_taken = false;
+    for turn in 0.. {
+        browser.wait_for("the engine", "return !thinking");
+        let state = browser.script("return state");
+        // The page shows the position the game's moves lead to, piece by piece.
+        let moves = state["moves"].as_array().unwrap();
+        let mut position = Position::start();
+        for text in moves {
+            position = position.play(position.parse_move(text.as_str().unwrap()).unwrap());
+        }
+        assert_eq!(drawn_board(&browser), rules_board(&position), "after {moves:?}");
+        if !state["result"].is_null() {
+            let status = browser.script("return document.getElementById('status').textContent");
+            assert!(status.as_str().unwrap().contains("game over"), "{status}");
+            break;
+        }
+        assert!(turn < 250, "the game does not end");
+        if turn > 0 {
+            let depth = browser.script("return document.getElementById('depth').textContent");
+            assert_ne!(depth, json!("-"), "the thinking panel never filled");
+            let pv = browser.script("return document.getElementById('pv').textContent");
+            assert!(!pv.as_str().unwrap().is_empty(), "no line in the thinking panel");
+        }
+        if turn == 12 && !screenshot_taken {
+            let png = browser.command("GET", "/screenshot", None);
+            let png = base64::Engine::decode(
+                &base64::engine::general_purpose::STANDARD,
+                png.as_str().unwrap(),
+            )
+            .unwrap();
+            let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-board.png");
+            std::fs::write(&file, &png).unwrap();
+            assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+            screenshot_taken = true;
+        }
+        // The person (Black) plays a legal move of the rules engine's, clicking its squares.
+        let legal = position.legal_moves();
+        let mv = legal[turn % legal.len()];
+        let before = moves.len();
+        for square in mv.squares() {
+            browser.click_square(square.pdn());
+        }
+        browser.wait_for(
+            "the move to be played",
+            &format!("return state.moves.length > {before} && !thinking"),
+        );
+        let state = browser.script("return state");
+        assert_eq!(state["moves"][before], json!(mv.to_string()), "the page played another move");
+    }
+    assert!(screenshot_taken, "the game ended before the screenshot");
+}
