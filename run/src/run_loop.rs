@@ -89,13 +89,16 @@ fn figures(t: &selfplay::SessionTotals) -> SelfPlayFigures {
 
 fn print_outcome(run: &RunDir) -> Result<()> {
     if let Some(best) = run.best()? {
+        let root = run.root().display();
         println!(
-            "best net: {} (generation {}, step {}); see `checkers-zero ladder {}`",
+            "best net: {} (generation {}, step {}); see `checkers-zero ladder {root}`",
             run.root().join(&best.checkpoint).display(),
             best.generation,
             best.step,
-            run.root().display()
         );
+        println!("next: play it in the browser: checkers-zero serve --net {root}");
+        println!("      rate it:  checkers-zero match mcts:{root} alphabeta --time 0.1");
+        println!("      train on: checkers-zero run --run-dir {root} --wall-minutes 30");
     }
     Ok(())
 }
