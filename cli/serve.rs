@@ -9,9 +9,12 @@
 //! - `POST /api/games/ID/move` `{"move": "11-15"}`: the person's move.
 //! - `GET /api/games/ID/think`: the engine moves; events `progress` while it thinks, then `state`.
 //! - `POST /api/games/ID/undo`: takes back the person's last move (and the reply to it).
+//! - with `--run-dir`: `GET /api/run` (best net, budget spent, rates, plots, game files),
+//!   `GET /run/PLOT.svg`, `GET /api/run/games/FILE.pdn` (its games, the board after every ply).
 
 mod api;
 mod games;
+mod run_view;
 
 use crate::match_cmd::NetArgs;
 use anyhow::{Context, Result};
@@ -31,6 +34,10 @@ pub struct ServeArgs {
     /// `--player mcts:CKPT`.
     #[arg(long, value_name = "CKPT", conflicts_with = "player")]
     net: Option<String>,
+    /// A run to show beside the board: its best net, progress and plots, and its games to
+    /// replay. Its best net is the engine unless --player or --net names another.
+    #[arg(long, value_name = "DIR")]
+    run_dir: Option<std::path::PathBuf>,
     /// The port to listen on (0: any free one, printed at start).
     #[arg(long, default_value_t = 8321)]
     port: u16,
@@ -45,10 +52,11 @@ pub struct ServeArgs {
 impl ServeArgs {
     /// The default engine, as a spec.
     fn spec(&self) -> String {
-        match (&self.net, &self.player) {
-            (Some(net), _) => format!("mcts:{net}"),
-            (None, Some(player)) => player.clone(),
-            (None, None) => games::DEFAULT_PLAYER.to_string(),
+        match (&self.net, &self.player, &self.run_dir) {
+            (Some(net), _, _) => format!("mcts:{net}"),
+            (None, Some(player), _) => player.clone(),
+            (None, None, Some(run)) => format!("mcts:{}", run.display()),
+            (None, None, None) => games::DEFAULT_PLAYER.to_string(),
         }
     }
 
@@ -61,6 +69,7 @@ impl ServeArgs {
 /// Serves the board until the process is stopped; `nets` loads net players' nets.
 pub fn run(args: ServeArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let options = args.thinking.options(nets)?;
+    let run = args.run_dir.clone().map(run_view::RunView::open).transpose()?;
     let games = games::Games::new(args.spec(), options)?;
     let address = SocketAddr::new(args.bind, args.port);
     if !args.bind.is_loopback() {
@@ -73,10 +82,10 @@ pub fn run(args: ServeArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         .with_context(|| format!("listening on {address}"))?;
     let shown = server.server_addr().to_ip().map_or(address, |a| a);
     println!("the board is at http://{shown}/ (playing {}); Ctrl-C stops", games.default_player());
-    let games = Arc::new(games);
+    let site = Arc::new(api::Site { games, run });
     for request in server.incoming_requests() {
-        let games = Arc::clone(&games);
-        std::thread::spawn(move || api::answer(request, &games));
+        let site = Arc::clone(&site);
+        std::thread::spawn(move || api::answer(request, &site));
     }
     Ok(())
 }

@@ -258,3 +258,59 @@ fn each_tab_has_its_own_game_and_the_engine_can_open() {
     assert_eq!(state["moves"].as_array().unwrap().len(), 1);
     assert_eq!(state["to_move"], "white");
 }
+
+#[test]
+fn a_run_is_shown_beside_the_board_its_games_replayed_and_nothing_else_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = rundata::RunDir::create(dir.path().join("run")).unwrap();
+    let moves = ["11-15", "23-19", "8-11", "22-17"];
+    let mut game = draughts::PdnGame::new(Position::start());
+    let mut position = Position::start();
+    for text in moves {
+        let mv = position.parse_move(text).unwrap();
+        game.moves.push(mv);
+        position = position.play(mv);
+    }
+    game.set_tag("Black", "mcts:step-0000000100:400");
+    std::fs::write(run.games_dir().join("a.pdn"), draughts::write_pdn(&[game])).unwrap();
+    std::fs::write(run.progress_file(), r#"{"games": 120, "wall_seconds": 1800.0}"#).unwrap();
+    std::fs::write(run.root().join("curve.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>")
+        .unwrap();
+    let root = crate::helpers::arg(run.root());
+    let server = start(&["--run-dir", root, "--player", "alphabeta:1"]);
+
+    let (status, body) = request(&server, "GET", "/api/run", None);
+    let summary = json_of(status, &body, 200);
+    assert_eq!(summary["games"], json!(120));
+    assert_eq!(summary["games_per_hour"], json!(240.0));
+    assert_eq!(summary["plots"], json!(["curve.svg"]));
+    assert_eq!(summary["game_files"], json!(["a.pdn"]));
+    let (status, svg) = request(&server, "GET", "/run/curve.svg", None);
+    assert!(status == 200 && svg.starts_with("<svg"), "{status} {svg}");
+
+    let (status, body) = request(&server, "GET", "/api/run/games/a.pdn", None);
+    let games = json_of(status, &body, 200);
+    let replayed = &games["games"][0];
+    assert_eq!(replayed["moves"], json!(moves));
+    assert_eq!(replayed["boards"].as_array().unwrap().len(), moves.len() + 1);
+    let last = json!({ "board": replayed["boards"][moves.len()].clone() });
+    assert_eq!(board_of(&last), board_of_position(&position));
+    let fen = replayed["fens"][moves.len()].as_str().unwrap();
+    assert_eq!(Position::from_fen(fen).unwrap(), position);
+
+    for path in [
+        "/run/config.toml",
+        "/run/../config.toml",
+        "/api/run/games/..%2Fconfig.toml",
+        "/api/run/games/config.toml",
+        "/api/run/games/missing.pdn",
+    ] {
+        let (status, body) = request(&server, "GET", path, None);
+        assert!((400..500).contains(&status), "{path}: {status} {body}");
+        assert!(!body.contains("[net]"), "{path} served a run file: {body}");
+    }
+    // Without --run-dir there is no run.
+    let plain = start(&["--player", "alphabeta:1"]);
+    let (status, body) = request(&plain, "GET", "/api/run", None);
+    assert!(status == 404 && body.contains("--run-dir"), "{body}");
+}

@@ -2,6 +2,7 @@
 //! page's built-in assets, and the stream of the engine's thinking (server-sent events).
 
 use super::games::{Games, NewGame, Table};
+use super::run_view::RunView;
 use search::{Progress, Score, SearchControl};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -26,8 +27,17 @@ impl From<anyhow::Error> for Refusal {
     }
 }
 
+/// What the server serves: the games, and the run shown beside them, if any.
+pub struct Site {
+    /// Every tab's game.
+    pub games: Games,
+    /// The run of `--run-dir`.
+    pub run: Option<RunView>,
+}
+
 /// Answers `request` (on its own thread; the engine's thinking streams until it has moved).
-pub fn answer(mut request: Request, games: &Games) {
+pub fn answer(mut request: Request, site: &Site) {
+    let games = &site.games;
     let url = request.url().to_string();
     let path = url.split('?').next().unwrap_or_default();
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
@@ -50,7 +60,17 @@ pub fn answer(mut request: Request, games: &Games) {
             Ok((id, table)) => return think(request, id, table),
             Err(refusal) => Err(refusal),
         },
-        (_, ["", ..] | ["board.js" | "board.css"] | ["api", "games", ..]) => {
+        (Method::Get, ["api", "run"]) => {
+            run(site).and_then(|run| Ok(json_reply(200, &run.summary()?)))
+        }
+        (Method::Get, ["api", "run", "games", name]) => {
+            run(site).and_then(|run| Ok(json_reply(200, &run.games(name)?)))
+        }
+        (Method::Get, ["run", name]) => run(site).and_then(|run| {
+            let svg = run.plot(name).ok_or_else(|| Refusal(404, format!("no plot {name}")))?;
+            Ok(Response::from_data(svg).with_header(header("Content-Type", "image/svg+xml")))
+        }),
+        (_, ["", ..] | ["board.js" | "board.css"] | ["api", ..] | ["run", ..]) => {
             Err(Refusal(405, format!("{method} is not allowed on {path}")))
         }
         _ => Err(Refusal(404, format!("nothing at {path}"))),
@@ -62,6 +82,11 @@ pub fn answer(mut request: Request, games: &Games) {
 
 fn lock(table: &Mutex<Table>) -> std::sync::MutexGuard<'_, Table> {
     table.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The run of `--run-dir`.
+fn run(site: &Site) -> Result<&RunView, Refusal> {
+    site.run.as_ref().ok_or_else(|| Refusal(404, "serve was started without --run-dir".into()))
 }
 
 /// The game the path names.

@@ -175,18 +175,7 @@ impl Table {
     /// The game as the page shows it.
     pub fn state(&self, id: u64) -> Value {
         let position = self.game.position();
-        let board: Vec<Value> = Square::all()
-            .filter_map(|sq| {
-                let (color, king) = position.piece_at(sq)?;
-                let piece = match (color, king) {
-                    (Color::Black, false) => "bm",
-                    (Color::Black, true) => "bk",
-                    (Color::White, false) => "wm",
-                    (Color::White, true) => "wk",
-                };
-                Some(json!({"square": sq.pdn(), "piece": piece}))
-            })
-            .collect();
+        let board = super::run_view::board(position);
         let human_to_move = !self.engine_to_move() && self.game.outcome().is_none();
         let legal: Vec<Value> = if human_to_move {
             position

@@ -7,6 +7,7 @@ let state = null;        // the game as the server last described it
 let chosen = [];         // squares of the move being entered
 let flipped = false;     // the board turned from the person's side
 let thinking = false;
+let replay = null;       // {games, game, ply} while a game of the run is replayed
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,15 +30,13 @@ async function call(method, path, body) {
 
 function say(text) { $("status").textContent = text; }
 
-function render() {
+// Draws `pieces` (square -> piece) with the marks given (square sets), clicks going to
+// `onClick` when it is set.
+function drawBoard(pieces, marks, onClick) {
   const board = $("board");
   board.textContent = "";
-  const pieces = new Map(state.board.map((p) => [p.square, p.piece]));
-  const starts = new Set(state.legal.map((m) => m.squares[0]));
-  const fits = state.legal.filter((m) => chosen.every((sq, i) => m.squares[i] === sq));
-  const targets = new Set(chosen.length ? fits.map((m) => m.squares[chosen.length]) : []);
-  const last = lastMoveSquares();
-  const turned = flipped !== (state.human === "black");
+  const human = state ? state.human : "black";
+  const turned = flipped !== (human === "black");
   for (let r = 0; r < 8; r++) {
     for (let c = 0; c < 8; c++) {
       const row = turned ? 7 - r : r, col = turned ? 7 - c : c;
@@ -56,15 +55,26 @@ function render() {
           piece.dataset.piece = pieces.get(square);
           cell.appendChild(piece);
         }
-        if (!chosen.length && starts.has(square)) cell.classList.add("movable");
-        if (targets.has(square)) cell.classList.add("target");
-        if (chosen.includes(square)) cell.classList.add("chosen");
-        if (last.has(square)) cell.classList.add("last");
-        cell.addEventListener("click", () => clicked(square));
+        for (const [name, squares] of Object.entries(marks)) {
+          if (squares.has(square)) cell.classList.add(name);
+        }
+        if (onClick) cell.addEventListener("click", () => onClick(square));
       }
       board.appendChild(cell);
     }
   }
+}
+
+function render() {
+  if (replay) return drawReplay();
+  const pieces = new Map(state.board.map((p) => [p.square, p.piece]));
+  const fits = state.legal.filter((m) => chosen.every((sq, i) => m.squares[i] === sq));
+  drawBoard(pieces, {
+    movable: new Set(chosen.length ? [] : state.legal.map((m) => m.squares[0])),
+    target: new Set(chosen.length ? fits.map((m) => m.squares[chosen.length]) : []),
+    chosen: new Set(chosen),
+    last: lastMoveSquares(state.moves),
+  }, clicked);
   $("engine-name").textContent = state.engine;
   const list = $("moves");
   list.textContent = "";
@@ -79,8 +89,8 @@ function render() {
   else if (state.legal.length) say(`your move (${state.to_move})`);
 }
 
-function lastMoveSquares() {
-  const text = state.moves[state.moves.length - 1];
+function lastMoveSquares(moves) {
+  const text = moves[moves.length - 1];
   return new Set(text ? text.split(/[-x]/).map(Number) : []);
 }
 
@@ -175,6 +185,8 @@ function showThinking(p) {
 
 async function newGame(event) {
   if (event) event.preventDefault();
+  replay = null;
+  $("replay-controls").hidden = true;
   const request = { human: $("human").value };
   const player = $("player").value.trim();
   if (player) request.player = player;
@@ -191,6 +203,83 @@ async function newGame(event) {
   }
 }
 
+// The run beside the board (`serve --run-dir`): its summary and plots, refreshed while it runs,
+// and its games replayed ply by ply on the board.
+async function showRun() {
+  let run;
+  try {
+    run = await call("GET", "/api/run");
+  } catch (e) {
+    return; // served without a run
+  }
+  $("run").hidden = false;
+  const best = run.best ? `best net: generation ${run.best.generation}, step ${run.best.step}` : "no best net yet";
+  $("run-summary").textContent = `${best}; ${run.games} games in ${run.hours.toFixed(2)} h ` +
+    `(${Math.round(run.games_per_hour)} games/h)`;
+  const plots = $("plots");
+  plots.textContent = "";
+  for (const name of run.plots) {
+    const img = document.createElement("img");
+    img.src = `/run/${name}?t=${Date.now()}`;
+    img.alt = name;
+    plots.appendChild(img);
+  }
+  const files = $("game-files");
+  const chosenFile = files.value;
+  files.length = 1;
+  for (const name of run.game_files) files.add(new Option(name, name));
+  files.value = chosenFile;
+}
+
+async function loadGameFile() {
+  const name = $("game-files").value;
+  if (!name) return;
+  const file = await call("GET", `/api/run/games/${encodeURIComponent(name)}`);
+  const index = $("game-index");
+  index.length = 0;
+  file.games.forEach((g, i) => index.add(new Option(`${i + 1}: ${g.black} - ${g.white} ${g.result}`, i)));
+  replay = { games: file.games, game: 0, ply: 0 };
+  $("replay-controls").hidden = false;
+  render();
+}
+
+function drawReplay() {
+  const game = replay.games[replay.game];
+  const pieces = new Map(game.boards[replay.ply].map((p) => [p.square, p.piece]));
+  drawBoard(pieces, { last: lastMoveSquares(game.moves.slice(0, replay.ply)) }, null);
+  $("replay-ply").textContent = `ply ${replay.ply} of ${game.moves.length}` +
+    (replay.ply ? ` (${game.moves[replay.ply - 1]})` : "");
+  say(`replaying ${game.black} - ${game.white}`);
+}
+
+function step(by) {
+  if (!replay) return;
+  const game = replay.games[replay.game];
+  replay.ply = Math.max(0, Math.min(game.moves.length, replay.ply + by));
+  render();
+}
+
+$("game-files").addEventListener("change", loadGameFile);
+$("game-index").addEventListener("change", () => {
+  replay.game = Number($("game-index").value);
+  replay.ply = 0;
+  render();
+});
+$("prev").addEventListener("click", () => step(-1));
+$("next").addEventListener("click", () => step(1));
+$("leave-replay").addEventListener("click", () => {
+  replay = null;
+  $("replay-controls").hidden = true;
+  render();
+});
+// The replayed position as a new game, the person playing the side to move there.
+$("from-here").addEventListener("click", () => {
+  const fen = replay.games[replay.game].fens[replay.ply];
+  $("start").value = fen;
+  $("human").value = fen.startsWith("W") ? "white" : "black";
+  newGame();
+});
+
 $("new-game").addEventListener("submit", newGame);
 $("undo").addEventListener("click", async () => {
   if (thinking || !state) return;
@@ -201,3 +290,5 @@ $("undo").addEventListener("click", async () => {
 $("flip").addEventListener("click", () => { flipped = !flipped; if (state) render(); });
 $("copy").addEventListener("click", () => navigator.clipboard.writeText($("pdn").value));
 newGame();
+showRun();
+setInterval(showRun, 10000);

@@ -1,0 +1,128 @@
+//! The run a `serve --run-dir` shows beside the board: its best net, the budget spent and its
+//! rates (read again on every request, so a page that refreshes follows a run in progress), its
+//! plots, and its games to replay position by position.
+
+use anyhow::{Context, Result};
+use draughts::{read_pdn, Color, Position, Square};
+use rundata::RunDir;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+/// The plots `run` and `ladder` write into the run folder: the only run files served whole.
+pub const PLOTS: [&str; 4] = ["curve.svg", "curve-time.svg", "elo.svg", "elo-time.svg"];
+/// Game files listed, by name from the last (self-play's names start with their time, so the
+/// newest first; a match's `match-<time>.pdn` before them).
+const MAX_GAME_FILES: usize = 200;
+/// A game file larger than this is not read.
+const MAX_GAME_FILE_BYTES: u64 = 8 << 20;
+
+/// A run folder, read on request.
+pub struct RunView {
+    run: RunDir,
+}
+
+impl RunView {
+    /// The run at `dir`, which must exist.
+    pub fn open(dir: PathBuf) -> Result<RunView> {
+        let run = RunDir::existing(&dir).with_context(|| format!("--run-dir {}", dir.display()))?;
+        Ok(RunView { run })
+    }
+
+    /// The run as the page shows it: folder, best net, budget spent and rates, plots, game files.
+    pub fn summary(&self) -> Result<Value> {
+        let best = self.run.best()?;
+        let progress: Value = std::fs::read_to_string(self.run.progress_file())
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or(Value::Null);
+        let hours = progress["wall_seconds"].as_f64().unwrap_or(0.0) / 3600.0;
+        let games = progress["games"].as_u64().unwrap_or(0);
+        let steps = best.as_ref().map_or(0, |b| b.step);
+        let mut files: Vec<(std::time::SystemTime, String)> =
+            std::fs::read_dir(self.run.games_dir())
+                .map(|entries| {
+                    entries
+                        .filter_map(|e| e.ok())
+                        .filter_map(|e| {
+                            let name = e.file_name().into_string().ok()?;
+                            let modified = e.metadata().ok()?.modified().ok()?;
+                            name.ends_with(".pdn").then_some((modified, name))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+        files.sort_by(|a, b| b.cmp(a));
+        files.truncate(MAX_GAME_FILES);
+        let plots: Vec<&str> =
+            PLOTS.iter().copied().filter(|name| self.run.root().join(name).is_file()).collect();
+        Ok(json!({
+            "root": self.run.root().display().to_string(),
+            "best": best.map(|b| json!({
+                "checkpoint": b.checkpoint, "step": b.step, "generation": b.generation,
+            })),
+            "games": games,
+            "hours": hours,
+            "games_per_hour": if hours > 0.0 { games as f64 / hours } else { 0.0 },
+            "steps": steps,
+            "plots": plots,
+            "game_files": files.into_iter().map(|(_, name)| name).collect::<Vec<_>>(),
+        }))
+    }
+
+    /// The plot `name` (one of [`PLOTS`]), if the run has it.
+    pub fn plot(&self, name: &str) -> Option<Vec<u8>> {
+        PLOTS.contains(&name).then(|| std::fs::read(self.run.root().join(name)).ok()).flatten()
+    }
+
+    /// The games of the file `name` in `games/`, each with the board after every ply.
+    pub fn games(&self, name: &str) -> Result<Value> {
+        anyhow::ensure!(
+            name.ends_with(".pdn") && !name.contains(['/', '\\']) && !name.starts_with('.'),
+            "`{name}` is not a game file of the run"
+        );
+        let path = self.run.games_dir().join(name);
+        let size = std::fs::metadata(&path).with_context(|| format!("no game file {name}"))?.len();
+        anyhow::ensure!(size <= MAX_GAME_FILE_BYTES, "{name} is over {MAX_GAME_FILE_BYTES} bytes");
+        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {name}"))?;
+        let games = read_pdn(&text).with_context(|| name.to_string())?;
+        let games: Vec<Value> = games
+            .iter()
+            .map(|game| {
+                let mut position = game.start;
+                let mut boards = vec![board(&position)];
+                let mut fens = vec![position.to_fen()];
+                for &mv in &game.moves {
+                    position = position.play(mv);
+                    boards.push(board(&position));
+                    fens.push(position.to_fen());
+                }
+                json!({
+                    "black": game.tag("Black"),
+                    "white": game.tag("White"),
+                    "result": game.result.pdn(),
+                    "moves": game.moves.iter().map(|mv| mv.to_string()).collect::<Vec<_>>(),
+                    "boards": boards,
+                    "fens": fens,
+                })
+            })
+            .collect();
+        Ok(json!({ "file": name, "games": games }))
+    }
+}
+
+/// The pieces of `position` as the page draws them: `[{square, piece}]`, `piece` one of `bm`,
+/// `bk`, `wm`, `wk`.
+pub fn board(position: &Position) -> Vec<Value> {
+    Square::all()
+        .filter_map(|sq| {
+            let (color, king) = position.piece_at(sq)?;
+            let piece = match (color, king) {
+                (Color::Black, false) => "bm",
+                (Color::Black, true) => "bk",
+                (Color::White, false) => "wm",
+                (Color::White, true) => "wk",
+            };
+            Some(json!({"square": sq.pdn(), "piece": piece}))
+        })
+        .collect()
+}
