@@ -38,19 +38,14 @@ impl RunView {
         let hours = progress["wall_seconds"].as_f64().unwrap_or(0.0) / 3600.0;
         let games = progress["games"].as_u64().unwrap_or(0);
         let steps = best.as_ref().map_or(0, |b| b.step);
-        let mut files: Vec<(std::time::SystemTime, String)> =
-            std::fs::read_dir(self.run.games_dir())
-                .map(|entries| {
-                    entries
-                        .filter_map(|e| e.ok())
-                        .filter_map(|e| {
-                            let name = e.file_name().into_string().ok()?;
-                            let modified = e.metadata().ok()?.modified().ok()?;
-                            name.ends_with(".pdn").then_some((modified, name))
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+        let mut files: Vec<String> = std::fs::read_dir(self.run.games_dir())
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .filter(|name| name.ends_with(".pdn"))
+                    .collect()
+            })
+            .unwrap_or_default();
         files.sort_by(|a, b| b.cmp(a));
         files.truncate(MAX_GAME_FILES);
         let plots: Vec<&str> =
@@ -65,7 +60,7 @@ impl RunView {
             "games_per_hour": if hours > 0.0 { games as f64 / hours } else { 0.0 },
             "steps": steps,
             "plots": plots,
-            "game_files": files.into_iter().map(|(_, name)| name).collect::<Vec<_>>(),
+            "game_files": files,
         }))
     }
 
