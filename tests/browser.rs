@@ -1,6 +1,7 @@
 //! The browser board in a real browser: headless Chromium driven over WebDriver (chromedriver)
 //! plays a whole game against `alphabeta:2` by clicking squares, checking every position the page
-//! shows against the rules engine and that the thinking panel fills, and saves a screenshot.
+//! shows against the rules engine and that the thinking panel fills, and saves a screenshot; and
+//! replays a run's game ply by ply.
 
 use crate::helpers::checkers_zero;
 use draughts::{Color, Position, Square};
@@ -151,17 +152,23 @@ fn rules_board(position: &Position) -> Vec<(u8, Option<String>)> {
         .collect()
 }
 
-#[test]
-fn a_whole_game_is_clicked_through_in_chromium_against_alphabeta() {
+/// `serve` on a free port with `args`, and its port, once it listens.
+fn serve(args: &[&str]) -> (Running, String) {
     let port = free_port().to_string();
     let mut server = checkers_zero()
-        .args(["serve", "--port", &port, "--player", "alphabeta:2"])
+        .args(["serve", "--port", &port])
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     let mut line = String::new();
     BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let _server = Running(server);
+    (Running(server), port)
+}
+
+#[test]
+fn a_whole_game_is_clicked_through_in_chromium_against_alphabeta() {
+    let (_server, port) = serve(&["--player", "alphabeta:2"]);
     let browser = Browser::start();
     browser.command("POST", "/url", Some(json!({"url": format!("http://127.0.0.1:{port}/")})));
     browser.wait_for("the first game", "return typeof state !== 'undefined' && state !== null");
@@ -216,4 +223,50 @@ fn a_whole_game_is_clicked_through_in_chromium_against_alphabeta() {
         assert_eq!(state["moves"][before], json!(mv.to_string()), "the page played another move");
     }
     assert!(screenshot_taken, "the game ended before the screenshot");
+}
+
+#[test]
+fn a_game_of_a_run_is_replayed_ply_by_ply_in_chromium() {
+    // A run folder with one game of alphabeta against itself, as a run's games/ holds them.
+    let dir = tempfile::tempdir().unwrap();
+    let run = rundata::RunDir::create(dir.path().join("run")).unwrap();
+    let root = crate::helpers::arg(run.root()).to_string();
+    let pdn = run.games_dir().join("match-1.pdn");
+    crate::helpers::succeed(&[
+        "match",
+        "alphabeta:2",
+        "alphabeta:1",
+        "--games",
+        "2",
+        "--pdn",
+        crate::helpers::arg(&pdn),
+    ]);
+    let game = draughts::read_pdn(&std::fs::read_to_string(&pdn).unwrap()).unwrap().remove(0);
+    let (_server, port) = serve(&["--run-dir", &root, "--player", "alphabeta:1"]);
+    let browser = Browser::start();
+    browser.command("POST", "/url", Some(json!({"url": format!("http://127.0.0.1:{port}/")})));
+    browser.wait_for("the run", "return !document.getElementById('run').hidden");
+    browser.wait_for(
+        "the game file",
+        "const s = document.getElementById('game-files'); \
+         return [...s.options].some(o => o.value === 'match-1.pdn')",
+    );
+    browser.script(
+        "const s = document.getElementById('game-files'); s.value = 'match-1.pdn'; \
+         s.dispatchEvent(new Event('change')); return true",
+    );
+    browser.wait_for("the replay", "return replay !== null");
+    let mut position = game.start;
+    let next = json!({"using": "css selector", "value": "#next"});
+    let next = browser.command("POST", "/element", Some(next));
+    let next = next.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
+    for (ply, &mv) in game.moves.iter().enumerate() {
+        assert_eq!(drawn_board(&browser), rules_board(&position), "ply {ply}");
+        browser.command("POST", &format!("/element/{next}/click"), Some(json!({})));
+        position = position.play(mv);
+    }
+    assert_eq!(drawn_board(&browser), rules_board(&position), "the last position");
+    let shown = browser.script("return document.getElementById('replay-ply').textContent");
+    let total = game.moves.len();
+    assert!(shown.as_str().unwrap().starts_with(&format!("ply {total} of {total}")), "{shown}");
 }
