@@ -21,7 +21,11 @@ use anyhow::{Context, Result};
 use clap::Args;
 use search::NetLoader;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+
+/// Requests answered at once (each on its own thread); more are refused with 503.
+const MAX_REQUESTS: usize = 64;
 
 /// `checkers-zero serve`.
 #[derive(Args)]
@@ -83,9 +87,18 @@ pub fn run(args: ServeArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let shown = server.server_addr().to_ip().map_or(address, |a| a);
     println!("the board is at http://{shown}/ (playing {}); Ctrl-C stops", games.default_player());
     let site = Arc::new(api::Site { games, run });
+    let busy = Arc::new(AtomicUsize::new(0));
     for request in server.incoming_requests() {
-        let site = Arc::clone(&site);
-        std::thread::spawn(move || api::answer(request, &site));
+        if busy.fetch_add(1, Ordering::SeqCst) >= MAX_REQUESTS {
+            busy.fetch_sub(1, Ordering::SeqCst);
+            api::refuse_busy(request);
+            continue;
+        }
+        let (site, busy) = (Arc::clone(&site), Arc::clone(&busy));
+        std::thread::spawn(move || {
+            api::answer(request, &site);
+            busy.fetch_sub(1, Ordering::SeqCst);
+        });
     }
     Ok(())
 }

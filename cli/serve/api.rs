@@ -80,6 +80,12 @@ pub fn answer(mut request: Request, site: &Site) {
     let _ = request.respond(reply);
 }
 
+/// Refuses `request` while the server answers as many requests as it will at once.
+pub fn refuse_busy(request: Request) {
+    let reply = json_reply(503, &json!({ "error": "the server is busy; try again" }));
+    let _ = request.respond(reply);
+}
+
 fn lock(table: &Mutex<Table>) -> std::sync::MutexGuard<'_, Table> {
     table.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -16,6 +16,8 @@ use std::sync::{Arc, Mutex};
 pub const DEFAULT_PLAYER: &str = "alphabeta:0.5s";
 /// Games kept at once; a new one beyond this gives up the oldest.
 pub const MAX_GAMES: usize = 256;
+/// Engines (distinct player specs) loaded at once; a game asking for another is refused.
+pub const MAX_ENGINES: usize = 16;
 
 /// What the page asks for a new game.
 #[derive(Debug, Default, Deserialize)]
@@ -76,6 +78,11 @@ impl Games {
         if let Some(entrant) = engines.get(spec) {
             return Ok(Arc::clone(entrant));
         }
+        anyhow::ensure!(
+            engines.len() < MAX_ENGINES,
+            "{MAX_ENGINES} engines are loaded already; play one of them ({})",
+            engines.keys().cloned().collect::<Vec<_>>().join(", ")
+        );
         let entrant = Arc::new(crate::lone_player::load(spec, &self.options)?);
         engines.insert(spec.to_string(), Arc::clone(&entrant));
         Ok(entrant)
