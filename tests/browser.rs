@@ -6,7 +6,7 @@
 use crate::helpers::checkers_zero;
 use draughts::{Color, Position, Square};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -38,18 +38,9 @@ fn free_port() -> u16 {
 
 /// One HTTP exchange with JSON bodies (WebDriver's wire protocol).
 fn http(address: &str, method: &str, path: &str, body: Option<&Value>) -> Value {
-    let mut stream = TcpStream::connect(address).unwrap();
-    let body = body.map(Value::to_string).unwrap_or_default();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut reply = String::new();
-    stream.read_to_string(&mut reply).unwrap();
-    let body = reply.split_once("\r\n\r\n").map_or("", |(_, body)| body);
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {reply}"))
+    let body = body.map(Value::to_string);
+    let (_, reply) = crate::helpers::http(address, method, path, body.as_deref());
+    serde_json::from_str(&reply).unwrap_or_else(|e| panic!("{e}: {reply}"))
 }
 
 /// A WebDriver session of a headless Chromium.

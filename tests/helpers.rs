@@ -1,6 +1,6 @@
 //! What every integration test module shares: running the real `checkers-zero` binary (its
 //! output, success, and no panic), the Python with the test packages, paths as arguments, and the
-//! shipped configs as values to change and write.
+//! shipped configs as values to change and write, and a small HTTP client for the servers.
 
 use runconfig::RunConfig;
 use std::path::{Path, PathBuf};
@@ -74,4 +74,54 @@ pub fn write_config(dir: &Path, name: &str, config: &RunConfig) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, config.to_toml()).unwrap();
     path
+}
+
+/// One HTTP/1.1 request to `address` (`host:port`) with a JSON body: the status and the body, read
+/// by its length or its chunks (the server need not close the connection).
+pub fn http(address: &str, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    use std::io::{BufRead, Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    let body = body.unwrap_or("");
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        address,
+        body.len()
+    )
+    .unwrap();
+    let mut reader = std::io::BufReader::new(stream);
+    let mut head = Vec::new();
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        if line == "\r\n" || line.is_empty() {
+            break;
+        }
+        head.push(line.trim_end().to_ascii_lowercase());
+    }
+    let status = head[0].split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap();
+    let header = |name: &str| {
+        head.iter().find_map(|l| l.strip_prefix(name).map(|v| v.trim_start_matches(':').trim()))
+    };
+    let mut body = Vec::new();
+    if header("transfer-encoding") == Some("chunked") {
+        // Chunk by chunk to the last one: the server need not close the connection.
+        loop {
+            let mut size = String::new();
+            reader.read_line(&mut size).unwrap();
+            let size = usize::from_str_radix(size.trim(), 16).unwrap();
+            let mut chunk = vec![0; size + 2];
+            reader.read_exact(&mut chunk).unwrap();
+            if size == 0 {
+                break;
+            }
+            body.extend_from_slice(&chunk[..size]);
+        }
+    } else if let Some(length) = header("content-length") {
+        body.resize(length.parse().unwrap(), 0);
+        reader.read_exact(&mut body).unwrap();
+    } else {
+        reader.read_to_end(&mut body).unwrap();
+    }
+    (status, String::from_utf8(body).unwrap())
 }

@@ -5,8 +5,7 @@
 use crate::helpers::checkers_zero;
 use draughts::{Color, Position, Square};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
 
 /// A running `serve` and its address; killed when dropped.
@@ -41,52 +40,9 @@ fn start(args: &[&str]) -> Server {
     Server { child, address }
 }
 
-/// One request: the status and the body.
+/// One request to `server`: the status and the body.
 fn request(server: &Server, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
-    let mut stream = TcpStream::connect(&server.address).unwrap();
-    let body = body.unwrap_or("");
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        server.address,
-        body.len()
-    )
-    .unwrap();
-    let mut reader = BufReader::new(stream);
-    let mut head = Vec::new();
-    loop {
-        let mut line = String::new();
-        reader.read_line(&mut line).unwrap();
-        if line == "\r\n" || line.is_empty() {
-            break;
-        }
-        head.push(line.trim_end().to_ascii_lowercase());
-    }
-    let status = head[0].split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap();
-    let header = |name: &str| {
-        head.iter().find_map(|l| l.strip_prefix(name).map(|v| v.trim_start_matches(':').trim()))
-    };
-    let mut body = Vec::new();
-    if header("transfer-encoding") == Some("chunked") {
-        // Chunk by chunk to the last one: the server need not close the connection.
-        loop {
-            let mut size = String::new();
-            reader.read_line(&mut size).unwrap();
-            let size = usize::from_str_radix(size.trim(), 16).unwrap();
-            let mut chunk = vec![0; size + 2];
-            reader.read_exact(&mut chunk).unwrap();
-            if size == 0 {
-                break;
-            }
-            body.extend_from_slice(&chunk[..size]);
-        }
-    } else if let Some(length) = header("content-length") {
-        body.resize(length.parse().unwrap(), 0);
-        reader.read_exact(&mut body).unwrap();
-    } else {
-        reader.read_to_end(&mut body).unwrap();
-    }
-    (status, String::from_utf8(body).unwrap())
+    crate::helpers::http(&server.address, method, path, body)
 }
 
 fn json_of(status: u16, body: &str, expected: u16) -> Value {
@@ -215,9 +171,9 @@ fn bad_requests_get_a_4xx_with_a_message_and_the_server_stays_up() {
         (
             "POST",
             format!("/api/games/{id}/move"),
-            Some(r#"{"move": "11-16"}"#.into()),
+            Some(r#"{"move": "11-18"}"#.into()),
             409,
-            "11-16",
+            "11-18",
         ),
         ("POST", format!("/api/games/{id}/move"), Some(r#"{"move": 7}"#.into()), 400, "body"),
         ("GET", format!("/api/games/{id}/think"), None, 200, "not the engine's move"),
