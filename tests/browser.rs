@@ -1,7 +1,8 @@
 //! The browser board in a real browser: headless Chromium driven over WebDriver (chromedriver)
 //! plays a whole game against `alphabeta:2` by clicking squares, checking every position the page
-//! shows against the rules engine and that the thinking panel fills, and saves a screenshot; and
-//! replays a run's game ply by ply.
+//! shows against the rules engine and that the thinking panel fills; plays an MCTS net, whose
+//! panel shows its win/draw/loss chances and root moves, and saves a screenshot; and replays a
+//! run's game ply by ply.
 
 use crate::helpers::checkers_zero;
 use draughts::{Color, Position, Square};
@@ -164,7 +165,6 @@ fn a_whole_game_is_clicked_through_in_chromium_against_alphabeta() {
     browser.command("POST", "/url", Some(json!({"url": format!("http://127.0.0.1:{port}/")})));
     browser.wait_for("the first game", "return typeof state !== 'undefined' && state !== null");
 
-    let mut screenshot_taken = false;
     for turn in 0.. {
         browser.wait_for("the engine", "return !thinking");
         let state = browser.script("return state");
@@ -187,18 +187,6 @@ fn a_whole_game_is_clicked_through_in_chromium_against_alphabeta() {
             let pv = browser.script("return document.getElementById('pv').textContent");
             assert!(!pv.as_str().unwrap().is_empty(), "no line in the thinking panel");
         }
-        if turn == 12 && !screenshot_taken {
-            let png = browser.command("GET", "/screenshot", None);
-            let png = base64::Engine::decode(
-                &base64::engine::general_purpose::STANDARD,
-                png.as_str().unwrap(),
-            )
-            .unwrap();
-            let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-board.png");
-            std::fs::write(&file, &png).unwrap();
-            assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
-            screenshot_taken = true;
-        }
         // The person (Black) plays a legal move of the rules engine's, clicking its squares.
         let legal = position.legal_moves();
         let mv = legal[turn % legal.len()];
@@ -213,7 +201,66 @@ fn a_whole_game_is_clicked_through_in_chromium_against_alphabeta() {
         let state = browser.script("return state");
         assert_eq!(state["moves"][before], json!(mv.to_string()), "the page played another move");
     }
-    assert!(screenshot_taken, "the game ended before the screenshot");
+}
+
+#[test]
+fn an_mcts_net_shows_its_chances_and_root_moves_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("sparse.safetensors");
+    let net = model::PolicyValueNet::new(&model::NetConfig::sparse(), tch::Device::Cpu).unwrap();
+    model::checkpoint::save(&ckpt, &net, 3, None, &model::Extras::default()).unwrap();
+    let player = format!("mcts:{}:64", crate::helpers::arg(&ckpt));
+    let (_server, port) = serve(&["--player", &player]);
+    let browser = Browser::start();
+    browser.command("POST", "/url", Some(json!({"url": format!("http://127.0.0.1:{port}/")})));
+    browser.wait_for("the first game", "return typeof state !== 'undefined' && state !== null");
+    // A new game as White: the net opens.
+    browser.script(
+        "document.getElementById('human').value = 'white'; \
+         document.getElementById('new-game').requestSubmit(); return true",
+    );
+    for ply in [1, 3, 5, 7] {
+        browser.wait_for(
+            "the net's move",
+            &format!("return state.moves.length === {ply} && !thinking"),
+        );
+        let outlook = browser.script(
+            "return document.getElementById('outlook').hidden ? null : \
+             ['wdl-win', 'wdl-draw', 'wdl-loss'] \
+               .map(id => parseFloat(document.getElementById(id).style.width))",
+        );
+        let shares: Vec<f64> = serde_json::from_value(outlook).expect("the outlook is shown");
+        assert!((shares.iter().sum::<f64>() - 100.0).abs() <= 2.0, "{shares:?}");
+        let rows = browser.script(
+            "return [...document.querySelectorAll('#root-moves tbody tr')] \
+               .map(row => [...row.cells].map(cell => cell.textContent))",
+        );
+        let rows: Vec<Vec<String>> = serde_json::from_value(rows).unwrap();
+        assert!(!rows.is_empty() && rows.len() <= 8, "{rows:?}");
+        let played = browser.script("return state.moves[state.moves.length - 1]");
+        assert_eq!(json!(rows[0][0]), played, "the most visited move is played: {rows:?}");
+        let visits: Vec<u32> = rows.iter().map(|row| row[1].parse().unwrap()).collect();
+        assert!(visits.windows(2).all(|w| w[0] >= w[1]), "most visited first: {rows:?}");
+        if ply == 7 {
+            break;
+        }
+        // The person (White) plays their first legal move.
+        let state = browser.script("return state");
+        let mut position = Position::start();
+        for text in state["moves"].as_array().unwrap() {
+            position = position.play(position.parse_move(text.as_str().unwrap()).unwrap());
+        }
+        for square in position.legal_moves()[0].squares() {
+            browser.click_square(square.pdn());
+        }
+    }
+    let png = browser.command("GET", "/screenshot", None);
+    let png =
+        base64::Engine::decode(&base64::engine::general_purpose::STANDARD, png.as_str().unwrap())
+            .unwrap();
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-board.png");
+    std::fs::write(&file, &png).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
 }
 
 #[test]

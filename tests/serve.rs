@@ -195,6 +195,54 @@ fn bad_requests_get_a_4xx_with_a_message_and_the_server_stays_up() {
 }
 
 #[test]
+fn an_mcts_net_streams_its_chances_and_its_root_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("sparse.safetensors");
+    let net = model::PolicyValueNet::new(&model::NetConfig::sparse(), tch::Device::Cpu).unwrap();
+    model::checkpoint::save(&ckpt, &net, 3, None, &model::Extras::default()).unwrap();
+    let player = format!("mcts:{}:100", crate::helpers::arg(&ckpt));
+    let server = start(&["--player", &player]);
+    let (status, body) = request(&server, "POST", "/api/games", Some(r#"{"human": "white"}"#));
+    let id = json_of(status, &body, 201)["id"].as_u64().unwrap();
+    let (status, stream) = request(&server, "GET", &format!("/api/games/{id}/think"), None);
+    assert_eq!(status, 200, "{stream}");
+    let last = |event: &str| -> Value {
+        let data = stream.rsplit(&format!("event: {event}\ndata: ")).next().unwrap();
+        serde_json::from_str(data.lines().next().unwrap())
+            .unwrap_or_else(|e| panic!("{e}: {stream}"))
+    };
+    let progress = last("progress");
+    let outlook = &progress["outlook"];
+    let chances: Vec<f64> =
+        ["win", "draw", "loss"].iter().map(|k| outlook[k].as_f64().unwrap()).collect();
+    assert!(chances.iter().all(|&c| (0.0..=1.0).contains(&c)), "{outlook}");
+    assert!((chances.iter().sum::<f64>() - 1.0).abs() < 1e-4, "{outlook}");
+    // The seven opening moves, most visited first, their visits the root's less its own.
+    let moves = progress["root_moves"].as_array().unwrap();
+    let legal: Vec<String> =
+        Position::start().legal_moves().iter().map(|mv| mv.to_string()).collect();
+    assert_eq!(moves.len(), legal.len(), "{progress}");
+    let visits: Vec<u64> = moves.iter().map(|m| m["visits"].as_u64().unwrap()).collect();
+    assert!(visits.windows(2).all(|w| w[0] >= w[1]), "{progress}");
+    assert_eq!(visits.iter().sum::<u64>() + 1, progress["playouts"].as_u64().unwrap());
+    let priors: f64 = moves.iter().map(|m| m["prior"].as_f64().unwrap()).sum();
+    assert!((priors - 1.0).abs() < 1e-4, "the priors of every root move sum to 1: {progress}");
+    for m in moves {
+        assert!(legal.contains(&m["move"].as_str().unwrap().to_string()), "{m}");
+    }
+    assert_eq!(last("state")["moves"][0], moves[0]["move"], "the most visited is played");
+    // alpha-beta reports neither.
+    let server = start(&["--player", "alphabeta:1"]);
+    let (status, body) = request(&server, "POST", "/api/games", Some(r#"{"human": "white"}"#));
+    let id = json_of(status, &body, 201)["id"].as_u64().unwrap();
+    let (_, stream) = request(&server, "GET", &format!("/api/games/{id}/think"), None);
+    let data = stream.split("event: progress\ndata: ").nth(1).expect("a progress event");
+    let progress: Value = serde_json::from_str(data.lines().next().unwrap()).unwrap();
+    assert!(progress["outlook"].is_null(), "{progress}");
+    assert_eq!(progress["root_moves"], json!([]), "{progress}");
+}
+
+#[test]
 fn each_tab_has_its_own_game_and_the_engine_can_open() {
     let server = start(&["--player", "alphabeta:1"]);
     let (status, body) = request(&server, "POST", "/api/games", Some(r#"{"human": "white"}"#));

@@ -144,7 +144,8 @@ fn play(request: &mut Request, games: &Games, id: &str) -> Result<Reply, Refusal
 }
 
 /// Streams the engine's thinking on game `id` as server-sent events: `progress` (depth, nodes,
-/// score, principal variation) as the search goes, then `state` after its move, or `error`. Each
+/// score, principal variation; for MCTS also the win/draw/loss chances and the root moves with
+/// their visits, priors and values) as the search goes, then `state` after its move, or `error`. Each
 /// event is one chunk of a chunked body, sent as it comes; a page that goes away stops the search.
 fn think(request: Request, id: u64, table: Arc<Mutex<Table>>) {
     let mut out = request.into_writer();
@@ -189,6 +190,13 @@ fn progress_json(progress: &Progress) -> Value {
         "score": score,
         "pv": progress.pv.iter().map(|mv| mv.to_string()).collect::<Vec<_>>(),
         "seconds": progress.elapsed.as_secs_f64(),
+        "outlook": progress.outlook.map(|o| json!({ "win": o.win, "draw": o.draw, "loss": o.loss })),
+        "root_moves": progress.root_moves.iter().map(|m| json!({
+            "move": m.text(),
+            "visits": m.visits,
+            "prior": m.prior,
+            "value": m.value,
+        })).collect::<Vec<_>>(),
     })
 }
 

@@ -30,6 +30,8 @@ impl Engine for FirstMove {
             score: Score::Men(0.0),
             pv: vec![mv],
             elapsed: Duration::ZERO,
+            outlook: None,
+            root_moves: Vec::new(),
         };
         (request.report)(&progress);
         Ok(Thought { mv, pv: vec![mv] })

@@ -369,6 +369,8 @@ mod tests {
                 score: Score::WinIn(3),
                 pv: vec![mv],
                 elapsed: Duration::from_millis(1),
+                outlook: None,
+                root_moves: Vec::new(),
             };
             (request.report)(&progress);
             Ok(crate::Thought { mv, pv: vec![mv] })

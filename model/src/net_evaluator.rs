@@ -56,13 +56,14 @@ impl Evaluator for NetEvaluator {
     }
 }
 
-/// Priors over the request's legal steps (softmax of their logits alone) and the value W - L
-/// (from the softmax of the WDL logits), read from one output row.
+/// Priors over the request's legal steps (softmax of their logits alone), the value W - L and the
+/// draw probability D (from the softmax of the WDL logits), read from one output row.
 fn to_evaluation(request: &EvalRequest, row: &[f32]) -> Evaluation {
     let wdl = priors_from_logits(row[WDL_OFFSET..WDL_OFFSET + 3].iter().copied());
     Evaluation {
         priors: priors_from_logits(request.policy_indices().map(|i| row[i])),
         value: wdl[0] - wdl[2],
+        draw: wdl[1],
     }
 }
 

@@ -2,7 +2,7 @@
 //! flag and a deadline that another thread may set or move while the search runs (`stop`, a
 //! ponder hit that starts the clock), and the progress a search reports as it goes.
 
-use draughts::Move;
+use draughts::{Move, Step};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -58,6 +58,57 @@ pub struct Progress {
     pub pv: Vec<Move>,
     /// Time since the search began.
     pub elapsed: Duration,
+    /// The chances of a win, a draw and a loss for the side to move (MCTS only).
+    pub outlook: Option<Outlook>,
+    /// The most visited moves at the root, most visited first (MCTS only).
+    pub root_moves: Vec<RootMove>,
+}
+
+/// The chances of a win, a draw and a loss, summing to 1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outlook {
+    /// The chance of a win.
+    pub win: f32,
+    /// The chance of a draw.
+    pub draw: f32,
+    /// The chance of a loss.
+    pub loss: f32,
+}
+
+impl Outlook {
+    /// The chances that a value `win - loss` in [-1, 1] and a draw probability in
+    /// [0, 1 - |value|] mean.
+    pub fn of_value(value: f32, draw: f32) -> Outlook {
+        let value = value.clamp(-1.0, 1.0);
+        let draw = draw.clamp(0.0, 1.0 - value.abs());
+        Outlook { win: (1.0 - draw + value) / 2.0, draw, loss: (1.0 - draw - value) / 2.0 }
+    }
+}
+
+/// One root move of a search, as a progress report shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootMove {
+    /// The move's first step.
+    pub step: Step,
+    /// The whole move, when the search knows how a capture goes on.
+    pub mv: Option<Move>,
+    /// Visits the move received.
+    pub visits: u32,
+    /// The net's prior for the first step (with root noise, if any).
+    pub prior: f32,
+    /// Mean value for the side to move; `None` when unvisited.
+    pub value: Option<f32>,
+}
+
+impl RootMove {
+    /// The move in standard notation, or its first square and `x...` for a capture whose way on
+    /// the search has not seen.
+    pub fn text(&self) -> String {
+        match self.mv {
+            Some(mv) => mv.to_string(),
+            None => format!("{}x...", self.step.square),
+        }
+    }
 }
 
 /// No deadline (the search runs until its own limit or a stop).

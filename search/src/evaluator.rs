@@ -29,6 +29,9 @@ pub struct Evaluation {
     pub priors: Priors,
     /// Expected result for the side to move at the request, in [-1, 1] (clamped by the search).
     pub value: f32,
+    /// Probability that the game is drawn, in [0, 1 - |value|] (clamped by the search); 0 from an
+    /// evaluator that does not estimate it.
+    pub draw: f32,
 }
 
 /// Evaluates decision points in batches. One call per batch: a net runs one forward pass for all
@@ -154,7 +157,7 @@ impl Evaluator for UniformEvaluator {
 
 fn uniform(request: &EvalRequest) -> Evaluation {
     let n = request.legal_steps.len();
-    Evaluation { priors: std::iter::repeat_n(1.0 / n as f32, n).collect(), value: 0.0 }
+    Evaluation { priors: std::iter::repeat_n(1.0 / n as f32, n).collect(), value: 0.0, draw: 0.0 }
 }
 
 /// A uniform evaluator with chosen values for chosen positions and chosen prior weights for
@@ -205,6 +208,7 @@ impl Evaluator for ScriptedEvaluator {
                 Evaluation {
                     priors: weights.iter().map(|w| w / total).collect(),
                     value: self.values.get(&request.observation.position).copied().unwrap_or(0.0),
+                    draw: 0.0,
                 }
             })
             .collect())

@@ -1,5 +1,5 @@
-//! What a finished search tells: visits per root step (the policy target), the root value, the
-//! principal variation, and the step to play under a temperature.
+//! What a finished search tells: visits per root step (the policy target), the root value and
+//! draw probability, the principal variation, and the step to play under a temperature.
 
 use crate::puct::forced_visits;
 use crate::search::Search;
@@ -33,6 +33,8 @@ pub struct SearchResult {
     pub steps: Vec<RootStep>,
     /// Root value (mean of all backed-up values) for the side to move, in [-1, 1].
     pub value: f32,
+    /// Root draw probability (mean of all backed-up draw probabilities), in [0, 1 - |value|].
+    pub draw: f32,
     /// Completed root visits.
     pub visits: u32,
     /// Most visited steps from the root down (steps, so a multi-jump appears step by step).
@@ -111,11 +113,17 @@ impl Search {
                 }
             })
             .collect();
+        let value = root.proof.value().unwrap_or_else(|| root.mean_value());
+        let draw = match root.proof.value() {
+            Some(exact) => 1.0 - exact.abs(),
+            None => self.tree.mean_draw(ROOT).clamp(0.0, 1.0 - value.abs()),
+        };
         SearchResult {
             steps,
-            value: root.proof.value().unwrap_or_else(|| root.mean_value()),
+            value,
+            draw,
             visits: root.visits,
-            principal_variation: self.principal_variation(),
+            principal_variation: self.most_visited_line(ROOT),
         }
     }
 
@@ -168,9 +176,21 @@ impl Search {
         }
     }
 
-    fn principal_variation(&self) -> Vec<Step> {
+    /// Root step `index` (in `Turn::legal_steps()` order) and the most visited steps below it;
+    /// empty when the root has no such step.
+    pub fn line_from(&self, index: usize) -> Vec<Step> {
+        let Some(edge) = self.tree.edges(ROOT).get(index) else { return Vec::new() };
+        let mut line = vec![edge.step];
+        if edge.child != NO_NODE {
+            line.extend(self.most_visited_line(edge.child));
+        }
+        line
+    }
+
+    /// The most visited steps from node `id` down, while they have visits.
+    fn most_visited_line(&self, id: NodeId) -> Vec<Step> {
         let mut line = Vec::new();
-        let mut id = ROOT;
+        let mut id = id;
         loop {
             let edges = self.tree.edges(id);
             let Some(best) = most_visited(edges.iter().map(|e| self.child_visits(e.child))) else {

@@ -10,6 +10,10 @@
 //! tables cover is a leaf of known value (+1, 0 or -1 for its side to move), never evaluated; the
 //! game's own end (no move, repetition, no progress) is checked first. The root is always
 //! searched, so a player in a table position still gets its moves' values.
+//!
+//! Beside the value, each node averages the evaluator's draw probability (1 at a drawn end, 0 at
+//! a won or lost one), so the root knows its chances as win, draw and loss; selection uses the
+//! value alone.
 
 use crate::config::{Budget, MctsConfig};
 use crate::decision::{Decision, Terminal};
@@ -156,7 +160,7 @@ impl Search {
                     requests.push(request);
                     added += 1;
                 }
-                Selected::Exact(node, value) => self.backup(node, value, false),
+                Selected::Exact(node, value) => self.backup(node, value, 1.0 - value.abs(), false),
                 Selected::Collision => break,
             }
         }
@@ -184,6 +188,9 @@ impl Search {
             if !evaluation.value.is_finite() {
                 return Err(SearchError::BadNumber { index, what: "the value" });
             }
+            if !evaluation.draw.is_finite() {
+                return Err(SearchError::BadNumber { index, what: "the draw probability" });
+            }
             if evaluation.priors.iter().any(|p| !p.is_finite() || *p < 0.0) {
                 return Err(SearchError::BadNumber { index, what: "a prior" });
             }
@@ -202,7 +209,9 @@ impl Search {
                 edge.prior = if total > 0.0 { edge.prior / total } else { uniform };
             }
             self.tree.node_mut(leaf).status = Status::Expanded;
-            self.backup(leaf, evaluation.value.clamp(-1.0, 1.0), true);
+            let value = evaluation.value.clamp(-1.0, 1.0);
+            let draw = evaluation.draw.clamp(0.0, 1.0 - value.abs());
+            self.backup(leaf, value, draw, true);
         }
         self.pending = pending;
         self.pending.clear();
@@ -398,9 +407,10 @@ impl Search {
         }
     }
 
-    /// Adds one visit of `value` (from `leaf`'s mover's view) to `leaf` and its ancestors,
-    /// negating it where the side to move changes; `release` removes the leaf's virtual loss.
-    fn backup(&mut self, leaf: NodeId, value: f32, release: bool) {
+    /// Adds one visit of `value` (from `leaf`'s mover's view) and `draw` to `leaf` and its
+    /// ancestors, negating the value where the side to move changes; `release` removes the leaf's
+    /// virtual loss.
+    fn backup(&mut self, leaf: NodeId, value: f32, draw: f32, release: bool) {
         let mut id = leaf;
         let mut value = value;
         let mut mover = self.tree.node(leaf).mover();
@@ -415,7 +425,9 @@ impl Search {
             if release {
                 node.in_flight -= 1;
             }
-            id = node.parent;
+            let parent = node.parent;
+            self.tree.add_draw(id, draw);
+            id = parent;
         }
     }
 

@@ -292,6 +292,7 @@ mod tests {
                     Evaluation {
                         priors: r.legal_steps.iter().map(|_| 1.0).collect::<Priors>(),
                         value: (h % 1000) as f32 / 1000.0 - 0.5,
+                        draw: 0.0,
                     }
                 })
                 .collect())

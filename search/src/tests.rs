@@ -206,7 +206,7 @@ fn an_illegal_step_or_a_bad_evaluation_is_an_error() {
         search.advance(step(9, Direction::DownLeft)),
         Err(SearchError::LeavesPending { count: 1 })
     );
-    let short = Evaluation { priors: [1.0].into_iter().collect(), value: 0.0 };
+    let short = Evaluation { priors: [1.0].into_iter().collect(), value: 0.0, draw: 0.0 };
     assert_eq!(
         search.apply(&[short]),
         Err(SearchError::PriorCount { index: 0, expected: 7, got: 1 })
@@ -351,6 +351,45 @@ fn draws_by_repetition_inside_the_tree_are_terminal() {
         "terminal draws need no evaluation: {} requests",
         evaluator.requests
     );
+    // The scripted evaluator gives no draw chance, so the draw probability comes from the
+    // playouts that ended on a drawn repetition: at most those that hit an end.
+    let result = search.result();
+    let ends = (3000 - evaluator.requests) as f32;
+    assert!(result.draw > 0.1 && result.draw * 3000.0 <= ends + 0.5, "{result:?} {ends}");
+}
+
+/// Every leaf: uniform priors, this value and this draw probability.
+struct Steady(f32, f32);
+
+impl Evaluator for Steady {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
+        let answer = |r: &EvalRequest| Evaluation {
+            priors: r.legal_steps.iter().map(|_| 1.0).collect(),
+            value: self.0,
+            draw: self.1,
+        };
+        Ok(requests.iter().map(answer).collect())
+    }
+}
+
+#[test]
+fn the_root_averages_the_draw_probability_within_what_the_value_allows() {
+    let result = searched(Position::start(), 200, &mut Steady(0.0, 0.5)).result();
+    assert!((result.draw - 0.5).abs() < 1e-4, "{result:?}");
+    let outlook = crate::Outlook::of_value(result.value, result.draw);
+    assert!((outlook.win + outlook.draw + outlook.loss - 1.0).abs() < 1e-5, "{outlook:?}");
+    // A value of 0.9 leaves room for a draw chance of at most 0.1.
+    let result = searched(Position::start(), 50, &mut Steady(0.9, 0.5)).result();
+    assert!(result.draw <= 0.1 + 1e-4 && result.draw > 0.09, "{result:?}");
+    let bad = Evaluation { priors: Default::default(), value: 0.0, draw: f32::NAN };
+    let mut search = Search::new(&quiet_config(), &game_from(Position::start()), 1).unwrap();
+    let mut requests = Vec::new();
+    search.begin(budget(1));
+    assert_eq!(search.select_leaves(1, &mut requests), 1);
+    let priors = std::iter::repeat_n(1.0, requests[0].legal_steps.len()).collect();
+    let bad = Evaluation { priors, ..bad };
+    let error = search.apply(&[bad]).unwrap_err();
+    assert!(error.to_string().contains("draw probability"), "{error}");
 }
 
 #[test]

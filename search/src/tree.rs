@@ -3,7 +3,9 @@
 //! A node's edges (one per legal step, with its prior) lie contiguously; an edge's child node is
 //! created the first time the edge is followed. Statistics live in the nodes. Moving the root
 //! (tree reuse) copies the kept subtree into spare vectors and swaps them in, so the arena stays
-//! compact and nothing is allocated once the vectors have grown.
+//! compact and nothing is allocated once the vectors have grown. The sums of the backed-up draw
+//! probabilities lie in a third `Vec` beside the nodes (selection never reads them), so that a
+//! node stays one cache line.
 
 use crate::decision::{Decision, Terminal};
 use crate::solver::Proof;
@@ -60,8 +62,11 @@ pub(crate) struct Edge {
 pub(crate) struct Tree {
     nodes: Vec<Node>,
     edges: Vec<Edge>,
+    /// Sum of the backed-up draw probabilities of each node (the same for both sides).
+    draw_sums: Vec<f32>,
     spare_nodes: Vec<Node>,
     spare_edges: Vec<Edge>,
+    spare_draw_sums: Vec<f32>,
 }
 
 impl Node {
@@ -86,6 +91,7 @@ impl Tree {
     pub fn reset(&mut self, decision: Decision, steps: &[Step], status: Status) {
         self.nodes.clear();
         self.edges.clear();
+        self.draw_sums.clear();
         self.add_node(decision, NO_NODE, steps, status);
     }
 
@@ -112,6 +118,7 @@ impl Tree {
             value_sum: 0.0,
             proof: Proof::Unknown,
         });
+        self.draw_sums.push(0.0);
         id
     }
 
@@ -123,6 +130,20 @@ impl Tree {
     #[inline]
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
         &mut self.nodes[id as usize]
+    }
+
+    /// Adds a backed-up draw probability to node `id`.
+    #[inline]
+    pub fn add_draw(&mut self, id: NodeId, draw: f32) {
+        self.draw_sums[id as usize] += draw;
+    }
+
+    /// Mean backed-up draw probability of node `id`; 0 before any visit.
+    pub fn mean_draw(&self, id: NodeId) -> f32 {
+        match self.node(id).visits {
+            0 => 0.0,
+            visits => self.draw_sums[id as usize] / visits as f32,
+        }
     }
 
     #[inline]
@@ -155,9 +176,12 @@ impl Tree {
     pub fn reroot(&mut self, new_root: NodeId) {
         let (mut nodes, mut edges) =
             (std::mem::take(&mut self.spare_nodes), std::mem::take(&mut self.spare_edges));
+        let mut draw_sums = std::mem::take(&mut self.spare_draw_sums);
         nodes.clear();
         edges.clear();
+        draw_sums.clear();
         nodes.push(Node { parent: NO_NODE, ..*self.node(new_root) });
+        draw_sums.push(self.draw_sums[new_root as usize]);
         // Breadth first: `nodes[next]` is a copy whose edges still point into the old arena.
         let mut next = 0;
         while next < nodes.len() {
@@ -173,6 +197,7 @@ impl Tree {
                 } else {
                     let id = NodeId::try_from(nodes.len()).expect("fewer than 2^32 nodes");
                     nodes.push(Node { parent: next as NodeId, ..*self.node(edge.child) });
+                    draw_sums.push(self.draw_sums[edge.child as usize]);
                     id
                 };
                 edges.push(Edge { child, ..edge });
@@ -181,6 +206,7 @@ impl Tree {
         }
         self.spare_nodes = std::mem::replace(&mut self.nodes, nodes);
         self.spare_edges = std::mem::replace(&mut self.edges, edges);
+        self.spare_draw_sums = std::mem::replace(&mut self.draw_sums, draw_sums);
     }
 }
 

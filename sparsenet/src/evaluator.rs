@@ -24,10 +24,10 @@ impl SparseEvaluator {
     /// The evaluation of one request.
     pub fn evaluate_one(&mut self, request: &EvalRequest) -> Evaluation {
         let active = features::active(&request.observation);
-        let value = self.weights.forward(&active, &mut self.scratch);
+        let [win, draw, loss] = self.weights.forward(&active, &mut self.scratch).wdl();
         let mut logits = Priors::new();
         self.weights.policy_logits(&self.scratch, request.policy_indices(), &mut logits);
-        Evaluation { priors: priors_from_logits(logits.into_iter()), value: value.value() }
+        Evaluation { priors: priors_from_logits(logits.into_iter()), value: win - loss, draw }
     }
 }
 

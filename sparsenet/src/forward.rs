@@ -33,9 +33,16 @@ pub struct ValueOutput {
 impl ValueOutput {
     /// Win minus loss probability (softmax of the WDL logits), in -1..=1.
     pub fn value(&self) -> f32 {
+        let [w, _, l] = self.wdl();
+        w - l
+    }
+
+    /// Win, draw and loss probabilities (the softmax of the WDL logits).
+    pub fn wdl(&self) -> [f32; 3] {
         let max = self.wdl_logits.into_iter().fold(f32::NEG_INFINITY, f32::max);
-        let [w, d, l] = self.wdl_logits.map(|x| (x - max).exp());
-        (w - l) / (w + d + l)
+        let exp = self.wdl_logits.map(|x| (x - max).exp());
+        let total: f32 = exp.iter().sum();
+        exp.map(|x| x / total)
     }
 }
 

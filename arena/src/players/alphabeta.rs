@@ -97,5 +97,7 @@ fn progress(best: &BestMove, elapsed: Duration) -> Progress {
         score,
         pv: best.pv.clone(),
         elapsed,
+        outlook: None,
+        root_moves: Vec::new(),
     }
 }

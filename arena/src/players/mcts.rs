@@ -6,8 +6,8 @@ use crate::player::{Choice, Player};
 use draughts::{Game, Move, Position, Step, Turn};
 use egdb::{Tables, Wdl};
 use search::{
-    table_probe, Budget, Evaluator, MctsConfig, MoveBudget, Progress, Score, Search, SearchControl,
-    SearchError, ThinkRequest,
+    table_probe, Budget, Evaluator, MctsConfig, MoveBudget, Outlook, Progress, RootMove, Score,
+    Search, SearchControl, SearchError, ThinkRequest,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -161,6 +161,7 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
                 .map_err(|e| self.failed(game, e))?;
             if first.is_none() {
                 report.now(&search);
+                report.finish();
                 let result = search.result();
                 first = Some((
                     result.value,
@@ -189,7 +190,7 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
             Wdl::Draw => (0.0, Score::Men(0.0)),
             Wdl::Loss => (-1.0, Score::LossIn(plies)),
         };
-        report.exact(mv, score);
+        report.exact(mv, score, Outlook::of_value(value, 1.0 - value.abs()));
         Some(Choice { mv, value: Some(value), pv: vec![mv] })
     }
 
@@ -255,7 +256,7 @@ impl<'a> Reporter<'a> {
     }
 
     /// Reports a move known without searching (from the tables).
-    fn exact(&mut self, mv: Move, score: Score) {
+    fn exact(&mut self, mv: Move, score: Score, outlook: Outlook) {
         let Some(listener) = self.listener.as_mut() else { return };
         listener(&Progress {
             depth: 1,
@@ -264,7 +265,14 @@ impl<'a> Reporter<'a> {
             score,
             pv: vec![mv],
             elapsed: self.started.elapsed(),
+            outlook: Some(outlook),
+            root_moves: Vec::new(),
         });
+    }
+
+    /// Reports nothing more: the searches after a move's first step have roots inside the move.
+    fn finish(&mut self) {
+        self.listener = None;
     }
 
     fn maybe(&mut self, search: &Search) {
@@ -278,6 +286,25 @@ impl<'a> Reporter<'a> {
         self.last = Instant::now();
         let result = search.result();
         let pv = moves_of_steps(self.position, &result.principal_variation);
+        let mut root_moves: Vec<RootMove> = (result.steps.iter().enumerate())
+            .map(|(index, root)| RootMove {
+                step: root.step,
+                mv: moves_of_steps(self.position, &search.line_from(index)).first().copied(),
+                visits: root.visits,
+                prior: root.prior,
+                value: root.value,
+            })
+            .collect();
+        // Most visited first, ties in the search's order (the one it plays first on a tie), the
+        // unvisited by prior.
+        root_moves.sort_by(|a, b| {
+            let by_prior = || match a.visits {
+                0 => b.prior.total_cmp(&a.prior),
+                _ => std::cmp::Ordering::Equal,
+            };
+            b.visits.cmp(&a.visits).then_with(by_prior)
+        });
+        root_moves.truncate(ROOT_MOVES_REPORTED);
         listener(&Progress {
             depth: pv.len() as u32,
             playouts: Some(result.visits),
@@ -285,9 +312,14 @@ impl<'a> Reporter<'a> {
             score: Score::Men(men_of_value(result.value)),
             pv,
             elapsed: self.started.elapsed(),
+            outlook: Some(Outlook::of_value(result.value, result.draw)),
+            root_moves,
         });
     }
 }
+
+/// How many root moves a progress report lists.
+const ROOT_MOVES_REPORTED: usize = 8;
 
 /// A value in [-1, 1] in men, the inverse of the alpha-beta player's `tanh(men / 2)`.
 fn men_of_value(value: f32) -> f32 {

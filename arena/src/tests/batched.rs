@@ -28,6 +28,7 @@ impl Evaluator for Hashed {
                         .map(|i| 1.0 + (mix(h ^ i as u64) % 7) as f32)
                         .collect(),
                     value: (h % 2001) as f32 / 1000.0 - 1.0,
+                    draw: 0.0,
                 }
             })
             .collect())

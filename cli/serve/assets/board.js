@@ -181,6 +181,36 @@ function showThinking(p) {
   $("nodes").textContent = p.playouts !== null ? `${p.nodes} (${p.playouts} root visits)` : p.nodes;
   $("seconds").textContent = p.seconds.toFixed(2) + " s";
   $("pv").textContent = p.pv.join(" ");
+  showOutlook(p.outlook);
+  showRootMoves(p.root_moves);
+}
+
+// The engine's chances of a win, a draw and a loss (MCTS only).
+function showOutlook(o) {
+  $("outlook").hidden = !o;
+  if (!o) return;
+  const percent = (x) => `${(100 * x).toFixed(0)}%`;
+  $("wdl-win").style.width = percent(o.win);
+  $("wdl-draw").style.width = percent(o.draw);
+  $("wdl-loss").style.width = percent(o.loss);
+  $("wdl-text").textContent =
+    `engine: win ${percent(o.win)} · draw ${percent(o.draw)} · loss ${percent(o.loss)}`;
+}
+
+// The search's most visited root moves, with the net's priors and the mean values (MCTS only).
+function showRootMoves(moves) {
+  $("root-moves").hidden = moves.length === 0;
+  const body = $("root-moves").querySelector("tbody");
+  body.replaceChildren(...moves.map((m) => {
+    const row = document.createElement("tr");
+    const value = m.value === null ? "-" : (m.value >= 0 ? "+" : "") + m.value.toFixed(2);
+    for (const text of [m.move, m.visits, (100 * m.prior).toFixed(1) + "%", value]) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      row.appendChild(cell);
+    }
+    return row;
+  }));
 }
 
 async function newGame(event) {
