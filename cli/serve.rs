@@ -9,11 +9,14 @@
 //! - `POST /api/games/ID/move` `{"move": "11-15"}`: the person's move.
 //! - `GET /api/games/ID/think`: the engine moves; events `progress` while it thinks, then `state`.
 //! - `POST /api/games/ID/undo`: takes back the person's last move (and the reply to it).
+//! - `POST /api/evaluate` `{"fen"?, "moves"?}`: the engine's net's own view of the position after
+//!   the moves (value, win/draw/loss chances, priors), without a search.
 //! - with `--run-dir`: `GET /api/run` (best net, budget spent, rates, plots, game files),
 //!   `GET /run/PLOT.svg`, `GET /api/run/games/FILE.pdn` (its games, the board after every ply).
 
 mod api;
 mod games;
+mod net_view;
 mod run_view;
 
 use crate::match_cmd::NetArgs;

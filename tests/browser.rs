@@ -2,7 +2,7 @@
 //! plays a whole game against `alphabeta:2` by clicking squares, checking every position the page
 //! shows against the rules engine and that the thinking panel fills; plays an MCTS net, whose
 //! panel shows its win/draw/loss chances and root moves, and saves a screenshot; and replays a
-//! run's game ply by ply.
+//! run's game ply by ply with the net's view of each position.
 
 use crate::helpers::checkers_zero;
 use draughts::{Color, Position, Square};
@@ -264,7 +264,7 @@ fn an_mcts_net_shows_its_chances_and_root_moves_in_chromium() {
 }
 
 #[test]
-fn a_game_of_a_run_is_replayed_ply_by_ply_in_chromium() {
+fn a_game_of_a_run_is_replayed_ply_by_ply_with_the_nets_view_in_chromium() {
     // A run folder with one game of alphabeta against itself, as a run's games/ holds them.
     let dir = tempfile::tempdir().unwrap();
     let run = rundata::RunDir::create(dir.path().join("run")).unwrap();
@@ -280,7 +280,10 @@ fn a_game_of_a_run_is_replayed_ply_by_ply_in_chromium() {
         crate::helpers::arg(&pdn),
     ]);
     let game = draughts::read_pdn(&std::fs::read_to_string(&pdn).unwrap()).unwrap().remove(0);
-    let (_server, port) = serve(&["--run-dir", &root, "--player", "alphabeta:1"]);
+    let ckpt = dir.path().join("sparse.safetensors");
+    let net = model::PolicyValueNet::new(&model::NetConfig::sparse(), tch::Device::Cpu).unwrap();
+    model::checkpoint::save(&ckpt, &net, 3, None, &model::Extras::default()).unwrap();
+    let (_server, port) = serve(&["--run-dir", &root, "--net", crate::helpers::arg(&ckpt)]);
     let browser = Browser::start();
     browser.command("POST", "/url", Some(json!({"url": format!("http://127.0.0.1:{port}/")})));
     browser.wait_for("the run", "return !document.getElementById('run').hidden");
@@ -300,6 +303,17 @@ fn a_game_of_a_run_is_replayed_ply_by_ply_in_chromium() {
     let next = next.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
     for (ply, &mv) in game.moves.iter().enumerate() {
         assert_eq!(drawn_board(&browser), rules_board(&position), "ply {ply}");
+        // The net's view of the position: the chances of the side to move and its priors.
+        let side = format!("{:?}", position.side_to_move()).to_lowercase();
+        browser.wait_for(
+            &format!("the net's view at ply {ply}"),
+            &format!(
+                "return document.getElementById('wdl-text').textContent.startsWith('{side}:') \
+                 && !document.getElementById('outlook').hidden \
+                 && document.querySelectorAll('#root-moves tbody tr').length === {}",
+                draughts::Turn::new(position).legal_steps().len().min(8)
+            ),
+        );
         browser.command("POST", &format!("/element/{next}/click"), Some(json!({})));
         position = position.play(mv);
     }

@@ -195,7 +195,7 @@ fn bad_requests_get_a_4xx_with_a_message_and_the_server_stays_up() {
 }
 
 #[test]
-fn an_mcts_net_streams_its_chances_and_its_root_moves() {
+fn an_mcts_net_streams_its_chances_and_root_moves_and_shows_its_view_of_a_position() {
     let dir = tempfile::tempdir().unwrap();
     let ckpt = dir.path().join("sparse.safetensors");
     let net = model::PolicyValueNet::new(&model::NetConfig::sparse(), tch::Device::Cpu).unwrap();
@@ -231,7 +231,35 @@ fn an_mcts_net_streams_its_chances_and_its_root_moves() {
         assert!(legal.contains(&m["move"].as_str().unwrap().to_string()), "{m}");
     }
     assert_eq!(last("state")["moves"][0], moves[0]["move"], "the most visited is played");
-    // alpha-beta reports neither.
+
+    // The net's own view of a position after some moves, without a search.
+    let (status, body) = request(&server, "POST", "/api/evaluate", Some("{}"));
+    let view = json_of(status, &body, 200);
+    assert_eq!(view["to_move"], "black");
+    let moves = view["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), legal.len(), "{view}");
+    let priors: Vec<f64> = moves.iter().map(|m| m["prior"].as_f64().unwrap()).collect();
+    assert!(priors.windows(2).all(|w| w[0] >= w[1]), "highest prior first: {view}");
+    assert!((priors.iter().sum::<f64>() - 1.0).abs() < 1e-4, "{view}");
+    let chances: f64 =
+        ["win", "draw", "loss"].iter().map(|k| view["outlook"][k].as_f64().unwrap()).sum();
+    assert!((chances - 1.0).abs() < 1e-4, "{view}");
+    let after = r#"{"moves": ["9-13", "22-18"]}"#;
+    let (status, body) = request(&server, "POST", "/api/evaluate", Some(after));
+    assert_eq!(json_of(status, &body, 200)["to_move"], "black");
+    let refused = [
+        (r#"{"moves": ["9-13", "9-14"]}"#, 400, "move 2"),
+        (r#"{"fen": "B:W1:Bx"}"#, 400, "B:W1:Bx"),
+        (r#"{"fen": "B:W18:B14", "moves": ["14x23"]}"#, 409, "over"),
+        (r#"{"moves": [], "depth": 3}"#, 400, "depth"),
+    ];
+    for (body, expected, says) in refused {
+        let (status, reply) = request(&server, "POST", "/api/evaluate", Some(body));
+        assert_eq!(status, expected, "{body}: {reply}");
+        assert!(reply.contains(says), "{body}: {reply}");
+    }
+
+    // alpha-beta reports neither, and has no net to view positions with.
     let server = start(&["--player", "alphabeta:1"]);
     let (status, body) = request(&server, "POST", "/api/games", Some(r#"{"human": "white"}"#));
     let id = json_of(status, &body, 201)["id"].as_u64().unwrap();
@@ -240,6 +268,9 @@ fn an_mcts_net_streams_its_chances_and_its_root_moves() {
     let progress: Value = serde_json::from_str(data.lines().next().unwrap()).unwrap();
     assert!(progress["outlook"].is_null(), "{progress}");
     assert_eq!(progress["root_moves"], json!([]), "{progress}");
+    let (status, reply) = request(&server, "POST", "/api/evaluate", Some("{}"));
+    assert_eq!(status, 404, "{reply}");
+    assert!(reply.contains("without a net"), "{reply}");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use crate::players::random::RandomPlayer;
 use crate::spec::{NetSource, PlayerSpec, SearchLimit};
 use egdb::Tables;
 use search::alphabeta::Limit;
-use search::{LoadedNet, MctsConfig, NetLoader};
+use search::{BoxedEvaluator, LoadedNet, MctsConfig, NetLoader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -142,6 +142,16 @@ impl Entrant {
     /// Whether the player plays with a net.
     pub fn has_net(&self) -> bool {
         matches!(self.kind, Kind::Mcts(..) | Kind::Policy(_) | Kind::AlphaBeta(_, Some(_)))
+    }
+
+    /// A fresh evaluator over the player's net; `None` for a player without one.
+    pub fn evaluator(&self) -> Option<BoxedEvaluator> {
+        match &self.kind {
+            Kind::Mcts(net, ..) | Kind::Policy(net) | Kind::AlphaBeta(_, Some(net)) => {
+                Some((net.evaluators)())
+            }
+            Kind::Random | Kind::AlphaBeta(_, None) => None,
+        }
     }
 
     /// The run directory the player was named by, where its games are recorded.

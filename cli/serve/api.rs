@@ -2,6 +2,7 @@
 //! page's built-in assets, and the stream of the engine's thinking (server-sent events).
 
 use super::games::{Games, NewGame, Table};
+use super::net_view::{self, ViewRequest};
 use super::run_view::RunView;
 use search::{Progress, Score, SearchControl};
 use serde::Deserialize;
@@ -60,6 +61,7 @@ pub fn answer(mut request: Request, site: &Site) {
             Ok((id, table)) => return think(request, id, table),
             Err(refusal) => Err(refusal),
         },
+        (Method::Post, ["api", "evaluate"]) => evaluate(&mut request, games),
         (Method::Get, ["api", "run"]) => {
             run(site).and_then(|run| Ok(json_reply(200, &run.summary()?)))
         }
@@ -124,6 +126,17 @@ fn new_game(request: &mut Request, games: &Games) -> Result<Reply, Refusal> {
     let (id, table) = games.create(body::<NewGame>(request)?)?;
     let state = lock(&table).state(id);
     Ok(json_reply(201, &state))
+}
+
+/// The default engine's net's view of the position the body names.
+fn evaluate(request: &mut Request, games: &Games) -> Result<Reply, Refusal> {
+    let position = body::<ViewRequest>(request)?;
+    let mut net = games.default_net()?.ok_or_else(|| {
+        Refusal(404, format!("the engine ({}) plays without a net", games.default_player()))
+    })?;
+    let view = net_view::view(net.as_mut(), &position)?;
+    let view = view.ok_or_else(|| Refusal(409, "the game is over in this position".into()))?;
+    Ok(json_reply(200, &view))
 }
 
 /// The person's move.

@@ -127,6 +127,11 @@ impl Games {
         Ok((id, table))
     }
 
+    /// A fresh evaluator over the default engine's net; `None` when it plays without one.
+    pub fn default_net(&self) -> Result<Option<search::BoxedEvaluator>> {
+        Ok(self.engine(&self.default_player)?.evaluator())
+    }
+
     /// The game `id`, if the server holds it.
     pub fn get(&self, id: u64) -> Option<Arc<Mutex<Table>>> {
         self.tables.lock().unwrap_or_else(|p| p.into_inner()).get(&id).cloned()
@@ -224,7 +229,7 @@ impl Table {
 }
 
 /// `black` or `white`.
-fn color_name(color: Color) -> &'static str {
+pub fn color_name(color: Color) -> &'static str {
     match color {
         Color::Black => "black",
         Color::White => "white",

@@ -185,8 +185,8 @@ function showThinking(p) {
   showRootMoves(p.root_moves);
 }
 
-// The engine's chances of a win, a draw and a loss (MCTS only).
-function showOutlook(o) {
+// Chances of a win, a draw and a loss for `side` (MCTS only).
+function showOutlook(o, side = "engine") {
   $("outlook").hidden = !o;
   if (!o) return;
   const percent = (x) => `${(100 * x).toFixed(0)}%`;
@@ -194,17 +194,18 @@ function showOutlook(o) {
   $("wdl-draw").style.width = percent(o.draw);
   $("wdl-loss").style.width = percent(o.loss);
   $("wdl-text").textContent =
-    `engine: win ${percent(o.win)} · draw ${percent(o.draw)} · loss ${percent(o.loss)}`;
+    `${side}: win ${percent(o.win)} · draw ${percent(o.draw)} · loss ${percent(o.loss)}`;
 }
 
-// The search's most visited root moves, with the net's priors and the mean values (MCTS only).
+// The search's most visited root moves, with the net's priors and the mean values (MCTS only);
+// a net's view without a search has priors alone.
 function showRootMoves(moves) {
   $("root-moves").hidden = moves.length === 0;
   const body = $("root-moves").querySelector("tbody");
   body.replaceChildren(...moves.map((m) => {
     const row = document.createElement("tr");
-    const value = m.value === null ? "-" : (m.value >= 0 ? "+" : "") + m.value.toFixed(2);
-    for (const text of [m.move, m.visits, (100 * m.prior).toFixed(1) + "%", value]) {
+    const value = m.value == null ? "-" : (m.value >= 0 ? "+" : "") + m.value.toFixed(2);
+    for (const text of [m.move, m.visits ?? "-", (100 * m.prior).toFixed(1) + "%", value]) {
       const cell = document.createElement("td");
       cell.textContent = text;
       row.appendChild(cell);
@@ -280,6 +281,25 @@ function drawReplay() {
   $("replay-ply").textContent = `ply ${replay.ply} of ${game.moves.length}` +
     (replay.ply ? ` (${game.moves[replay.ply - 1]})` : "");
   say(`replaying ${game.black} - ${game.white}`);
+  showNetView(game, replay.ply);
+}
+
+// The engine's net's own view (no search) of the replayed position: its chances for the side
+// to move and its priors. Nothing is shown when the engine has no net or the game is over there.
+let netViewAsked = null;
+async function showNetView(game, ply) {
+  const asked = `${replay.game}:${ply}`;
+  netViewAsked = asked;
+  let view = null;
+  try {
+    view = await call("POST", "/api/evaluate", { fen: game.fens[0], moves: game.moves.slice(0, ply) });
+  } catch (e) {
+    view = null;
+  }
+  if (netViewAsked !== asked || !replay) return;
+  $("score").textContent = view ? `${view.value >= 0 ? "+" : ""}${view.value.toFixed(2)} for ${view.to_move} (the net, no search)` : "-";
+  showOutlook(view && view.outlook, view ? view.to_move : "");
+  showRootMoves(view ? view.moves.slice(0, 8) : []);
 }
 
 function step(by) {
