@@ -6,7 +6,8 @@
 //! only if the key is absent, which is what the best-net pointer ([`Store::promote`]) is built on.
 //! For S3 the endpoint, region and credentials come from the standard AWS environment variables
 //! only (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION` or
-//! `AWS_DEFAULT_REGION`, `AWS_ENDPOINT_URL` or `AWS_ENDPOINT`, `AWS_ALLOW_HTTP`).
+//! `AWS_DEFAULT_REGION`, `AWS_ENDPOINT_URL` or `AWS_ENDPOINT`, `AWS_ALLOW_HTTP`). HTTPS runs on
+//! rustls with ring's crypto, installed as the process's provider when the first S3 store opens.
 
 mod best;
 mod error;
@@ -234,6 +235,8 @@ fn s3(
         // Path-style requests (`endpoint/bucket/key`), which SeaweedFS and MinIO expect.
         builder = builder.with_virtual_hosted_style_request(false);
     }
+    // reqwest's TLS takes the process's crypto provider; an error means one is installed already.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let s3 = builder.build().map_err(|e| context.failed("opening", e))?;
     Ok((Box::new(PrefixStore::new(s3, prefix)), context))
 }

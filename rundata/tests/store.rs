@@ -282,6 +282,30 @@ fn a_missing_bucket_is_named_with_the_key() {
 }
 
 #[test]
+fn an_https_endpoint_is_spoken_to_in_tls() {
+    // A listener that answers the client's first bytes with plain text: the TLS handshake fails,
+    // and the store says so as an error (not a panic over a missing crypto provider).
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (first_bytes, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut buffer = [0u8; 512];
+            let read = std::io::Read::read(&mut stream, &mut buffer).unwrap_or(0);
+            let _ = first_bytes.send(buffer[..read].to_vec());
+            let _ = std::io::Write::write_all(&mut stream, b"HTTP/1.1 400 not TLS\r\n\r\n");
+        }
+    });
+    let endpoint = format!("https://127.0.0.1:{port}");
+    let env = set(seaweed_free_env(), "AWS_ENDPOINT_URL", &endpoint);
+    let store = Store::open_with_env("s3://runs/exp1", env).unwrap();
+    let text = message(&store.get("best.json").unwrap_err());
+    assert!(text.starts_with("s3://runs/exp1: ") && text.contains("best.json"), "{text}");
+    let hello = received.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(hello.first(), Some(&0x16), "a TLS handshake record first: {hello:?}");
+}
+
+#[test]
 fn an_unreachable_endpoint_fails_in_seconds() {
     let (env, endpoint) = unreachable_env();
     let store = Store::open_with_env("s3://runs/exp1", env).unwrap();
