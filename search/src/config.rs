@@ -43,6 +43,11 @@ pub struct MctsConfig {
     /// (a softmax of the policy logits divided by it): above 1 the search looks wider than the
     /// net suggests (Leela Chess Zero plays at about 1.6), below 1 narrower; 1 leaves them.
     pub policy_temperature: f32,
+    /// Draw aversion: selection rates a child `W - L - draw_penalty * D` for the side choosing it
+    /// (its mean value less the penalty times its mean draw probability), for both sides alike,
+    /// so a search steers away from lines the net sees drawn. 0 (off) leaves selection to the
+    /// value alone; the reported values stay `W - L`.
+    pub draw_penalty: f32,
 }
 
 /// Temperature `opening` for the first `opening_plies` plies of a game, then `later`.
@@ -116,6 +121,7 @@ impl Default for MctsConfig {
             pass_forced: true,
             forced_playouts: 0.0,
             policy_temperature: 1.0,
+            draw_penalty: 0.0,
         }
     }
 }
@@ -150,8 +156,15 @@ impl TemperatureSchedule {
 }
 
 /// The settings a player's spec may change, as `KEY=VALUE` (see [`MctsConfig::set`]).
-pub const PLAYER_SETTINGS: &[&str] =
-    &["c_puct", "fpu_reduction", "leaves_per_batch", "solver", "pass_forced", "policy_temperature"];
+pub const PLAYER_SETTINGS: &[&str] = &[
+    "c_puct",
+    "fpu_reduction",
+    "leaves_per_batch",
+    "solver",
+    "pass_forced",
+    "policy_temperature",
+    "draw_penalty",
+];
 
 impl MctsConfig {
     /// Sets one of the [`PLAYER_SETTINGS`] from its text, e.g. `c_puct` to `2.0` or `solver` to
@@ -170,6 +183,7 @@ impl MctsConfig {
             "solver" => self.solver = flag()?,
             "pass_forced" => self.pass_forced = flag()?,
             "policy_temperature" => self.policy_temperature = number()?,
+            "draw_penalty" => self.draw_penalty = number()?,
             _ => {
                 return Err(format!(
                     "unknown search setting `{key}`; expected one of {}",
@@ -233,6 +247,7 @@ impl MctsConfig {
             is_in(self.policy_temperature, 0.1, 10.0),
             "in [0.1, 10]",
         )?;
+        check("draw_penalty", self.draw_penalty, is_in(self.draw_penalty, 0.0, 1.0), "in [0, 1]")?;
         check("leaves_per_batch", self.leaves_per_batch, self.leaves_per_batch >= 1, "at least 1")?;
         check("temperature.opening", temp.opening, is_in(temp.opening, 0.0, 10.0), "in [0, 10]")?;
         check("temperature.later", temp.later, is_in(temp.later, 0.0, 10.0), "in [0, 10]")?;

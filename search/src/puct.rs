@@ -1,6 +1,6 @@
 //! PUCT child selection with first-play urgency and virtual loss, and the solver's proofs: a
 //! proven win is taken at once, a proven loss only when nothing else is left, a proven draw
-//! counts exactly 0.
+//! counts exactly 0 (less the draw penalty, when there is one).
 
 use crate::solver::Proof;
 use crate::tree::{Edge, Node, NodeId, Tree, NO_NODE};
@@ -12,6 +12,8 @@ pub(crate) struct Puct {
     pub fpu_reduction: f32,
     /// KataGo's `k` of forced playouts (0: none); applied where `select` is told to.
     pub forced_playouts: f32,
+    /// Subtracted from a child's `Q` per unit of its mean draw probability (0: off).
+    pub draw_penalty: f32,
 }
 
 impl Puct {
@@ -19,6 +21,8 @@ impl Puct {
     /// `U = c_puct * prior * sqrt(N) / (1 + n)`. Visits in flight count as visits lost for the
     /// chooser; an unvisited child gets the first-play-urgency value. Ties go to the first edge.
     /// Proven children (see [`crate::solver`]) count by their exact value for the chooser.
+    /// With a draw penalty `Q` is the child's mean of `W - L - draw_penalty * D`, and so is the
+    /// first-play value taken from the node's.
     /// With `forced`, a child below its forced playouts (see [`forced_visits`]) goes first.
     pub fn select(&self, tree: &Tree, id: NodeId, forced: bool) -> usize {
         let node = tree.node(id);
@@ -32,7 +36,15 @@ impl Puct {
         };
         let visited_prior: f32 =
             edges.iter().filter(|e| visits(child_of(e)) > 0).map(|e| e.prior).sum();
-        let first_play = node.mean_value() - self.fpu_reduction * visited_prior.sqrt();
+        let draw_penalty = |id: NodeId| match self.draw_penalty {
+            0.0 => 0.0,
+            penalty => penalty * tree.draw_sum(id),
+        };
+        let node_utility = match node.visits {
+            0 => 0.0,
+            n => node.mean_value() - draw_penalty(id) / n as f32,
+        };
+        let first_play = node_utility - self.fpu_reduction * visited_prior.sqrt();
         let total = node.visits + node.in_flight;
         let exploration = self.c_puct * (total.max(1) as f32).sqrt();
         let mut best = (0, f32::NEG_INFINITY);
@@ -59,11 +71,11 @@ impl Puct {
             let q = match child {
                 Some(child) if n > 0 => {
                     let sum = if proof == Proof::Draw {
-                        0.0
+                        -self.draw_penalty * child.visits as f32
                     } else if child.mover() == mover {
-                        child.value_sum
+                        child.value_sum - draw_penalty(edge.child)
                     } else {
-                        -child.value_sum
+                        -child.value_sum - draw_penalty(edge.child)
                     };
                     (sum - child.in_flight as f32) / n as f32
                 }

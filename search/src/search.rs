@@ -91,6 +91,7 @@ impl Search {
                 c_puct: config.c_puct,
                 fpu_reduction: config.fpu_reduction,
                 forced_playouts: config.forced_playouts,
+                draw_penalty: config.draw_penalty,
             },
             rules: game.rules(),
             tree: Tree::default(),

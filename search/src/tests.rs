@@ -416,3 +416,45 @@ fn forced_playouts_visit_every_root_step_and_the_target_prunes_them() {
     let plain = searched(Position::start(), 400, &mut UniformEvaluator);
     assert_eq!(quiet.result().steps, plain.result().steps);
 }
+
+/// Value 0 everywhere; a draw chance of 0.9 wherever a black man stands on 15, else none.
+struct DrawnOn15;
+
+impl Evaluator for DrawnOn15 {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
+        let fifteen = draughts::Square::from_pdn(15).unwrap();
+        let answer = |r: &EvalRequest| {
+            let position = r.observation.position;
+            let on_15 = position.piece_at(fifteen) == Some((Color::Black, false));
+            Evaluation {
+                priors: r.legal_steps.iter().map(|_| 1.0).collect(),
+                value: 0.0,
+                draw: if on_15 { 0.9 } else { 0.0 },
+            }
+        };
+        Ok(requests.iter().map(answer).collect())
+    }
+}
+
+#[test]
+fn a_draw_penalty_steers_the_search_away_from_lines_seen_drawn() {
+    // Of Black's seven openings, 10-15 and 11-15 put a man on 15, where the net sees a draw.
+    let visits_to_15 = |penalty: f32| {
+        let config = MctsConfig { draw_penalty: penalty, ..quiet_config() };
+        let mut search = Search::new(&config, &game_from(Position::start()), 1).unwrap();
+        search.run(&mut DrawnOn15, budget(700)).unwrap();
+        let result = search.result();
+        let to_15 = |s: &&crate::RootStep| {
+            let start = Position::start();
+            let mv = start.legal_moves().into_iter().find(|mv| mv.steps().next() == Some(s.step));
+            let landing = start.play(mv.unwrap());
+            landing.piece_at(draughts::Square::from_pdn(15).unwrap()) == Some((Color::Black, false))
+        };
+        result.steps.iter().filter(to_15).map(|s| s.visits).sum::<u32>()
+    };
+    let (without, with) = (visits_to_15(0.0), visits_to_15(0.5));
+    assert!(without > 150, "without a penalty the draw does not matter: {without} of 700");
+    assert!(with * 2 < without, "with a penalty: {with} visits, without: {without}");
+    let mut config = MctsConfig::default();
+    assert!(config.set("draw_penalty", "1.5").unwrap_err().contains("draw_penalty"));
+}

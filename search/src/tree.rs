@@ -138,6 +138,12 @@ impl Tree {
         self.draw_sums[id as usize] += draw;
     }
 
+    /// Sum of the backed-up draw probabilities of node `id`.
+    #[inline]
+    pub fn draw_sum(&self, id: NodeId) -> f32 {
+        self.draw_sums[id as usize]
+    }
+
     /// Mean backed-up draw probability of node `id`; 0 before any visit.
     pub fn mean_draw(&self, id: NodeId) -> f32 {
         match self.node(id).visits {
