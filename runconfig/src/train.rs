@@ -47,6 +47,11 @@ pub struct TrainConfig {
     /// Only positions without a capture pending are value targets (see
     /// `train::batch::ValueTargets::quiet_only`).
     pub quiet_value_targets: bool,
+    /// Policy-surprise weighting (after KataGo), in [0, 1]: this share of each full-search
+    /// sample's policy weight goes in proportion to how much its visit distribution surprises the
+    /// net being trained (the KL divergence from the net's policy to it, relative to the batch's
+    /// mean), the rest evenly. 0 is off.
+    pub policy_surprise_weight: f32,
     /// Weight of the policy loss.
     pub policy_weight: f32,
     /// Weight of the value (WDL) loss.
@@ -87,6 +92,7 @@ impl Default for TrainConfig {
             grad_clip_norm: 10.0,
             search_value_weight: 0.0,
             quiet_value_targets: false,
+            policy_surprise_weight: 0.0,
             policy_weight: 1.0,
             value_weight: 1.0,
             moves_left_weight: 0.1,
@@ -272,6 +278,9 @@ impl TrainConfig {
         }
         if !unit(self.search_value_weight as f64) {
             return bad("search_value_weight", &self.search_value_weight, "in [0, 1]");
+        }
+        if !unit(self.policy_surprise_weight as f64) {
+            return bad("policy_surprise_weight", &self.policy_surprise_weight, "in [0, 1]");
         }
         for (field, x) in [
             ("policy_weight", self.policy_weight),

@@ -1,7 +1,8 @@
 //! The losses of one batch and the figures reported beside them.
 //!
 //! - policy: cross-entropy of the net's policy, softmax over the legal steps only, against the
-//!   visit distribution, averaged over the full-search samples;
+//!   visit distribution, averaged over the full-search samples (weighted by their surprise to the
+//!   net when `policy_surprise_weight` is above 0);
 //! - value: cross-entropy of the WDL head against the (result, search value) mix, averaged over
 //!   the samples that are value targets;
 //! - moves left: Huber loss on plies to the end, both divided by `moves_left_scale`.
@@ -34,14 +35,36 @@ pub struct Losses {
     pub value_accuracy: Tensor,
 }
 
+/// The policy weights of the samples: `base` (1 for a full-search sample, else 0), of which the
+/// share `policy_surprise_weight` is handed out in proportion to each sample's surprise, the KL
+/// divergence of its target from the net's policy (`cross_entropy` less the target's entropy),
+/// over the mean surprise of the batch's full-search samples. The weights sum as `base` does.
+fn surprise_weights(
+    base: &Tensor,
+    target: &Tensor,
+    cross_entropy: &Tensor,
+    config: &TrainConfig,
+) -> Tensor {
+    let share = f64::from(config.policy_surprise_weight);
+    if share == 0.0 {
+        return base.shallow_clone();
+    }
+    let target_entropy =
+        -(target * target.clamp_min(1e-12).log()).sum_dim_intlist(-1, false, Kind::Float);
+    let surprise = (cross_entropy.detach() - target_entropy).clamp_min(0.0) * base;
+    let mean = surprise.sum(Kind::Float) / base.sum(Kind::Float).clamp_min(1.0);
+    let relative = surprise / mean.clamp_min(1e-6);
+    base * (1.0 - share) + relative * share
+}
+
 /// The losses of `out` (the net's heads on `batch.inputs`) against `batch`'s targets.
 pub fn losses(out: &NetOutput, batch: &Batch, config: &TrainConfig) -> Losses {
     let logits =
         out.policy.to_kind(Kind::Float).masked_fill(&batch.legal.logical_not(), ILLEGAL_LOGIT);
     let log_p = logits.log_softmax(-1, Kind::Float);
-    let weights = &batch.policy_weight;
-    let weight_sum = weights.sum(Kind::Float).clamp_min(1.0);
     let cross_entropy = -(&batch.policy * &log_p).sum_dim_intlist(-1, false, Kind::Float);
+    let weights = &surprise_weights(&batch.policy_weight, &batch.policy, &cross_entropy, config);
+    let weight_sum = weights.sum(Kind::Float).clamp_min(1.0);
     let policy = (&cross_entropy * weights).sum(Kind::Float) / &weight_sum;
     let entropy = -(log_p.exp() * &log_p).sum_dim_intlist(-1, false, Kind::Float);
     let policy_entropy = ((entropy * weights).sum(Kind::Float) / &weight_sum).detach();
@@ -69,5 +92,31 @@ pub fn losses(out: &NetOutput, batch: &Batch, config: &TrainConfig) -> Losses {
         moves_left: moves_left.detach(),
         policy_entropy,
         value_accuracy,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn surprise_weights_favour_the_surprising_targets_and_keep_their_sum() {
+        // Two full-search samples, one not: the net puts 0.9 on step 0 in both; the first target
+        // agrees, the second puts everything on step 1.
+        let log_p = Tensor::from_slice(&[0.9f32, 0.1, 0.9, 0.1, 0.5, 0.5]).view([3, 2]).log();
+        let target = Tensor::from_slice(&[0.9f32, 0.1, 0.0, 1.0, 0.5, 0.5]).view([3, 2]);
+        let base = Tensor::from_slice(&[1.0f32, 1.0, 0.0]);
+        let cross_entropy = -(&target * &log_p).sum_dim_intlist(-1, false, Kind::Float);
+        let weights = |share: f32| {
+            let config = TrainConfig { policy_surprise_weight: share, ..TrainConfig::default() };
+            let w = surprise_weights(&base, &target, &cross_entropy, &config);
+            Vec::<f32>::try_from(w).unwrap()
+        };
+        assert_eq!(weights(0.0), vec![1.0, 1.0, 0.0]);
+        let w = weights(0.5);
+        assert!((w[0] - 0.5).abs() < 1e-4 && (w[1] - 1.5).abs() < 1e-4, "{w:?}");
+        assert_eq!(w[2], 0.0, "a sample without a policy target stays out");
+        let w = weights(1.0);
+        assert!((w.iter().sum::<f32>() - 2.0).abs() < 1e-4, "{w:?}");
     }
 }
