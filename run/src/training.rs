@@ -1,7 +1,7 @@
 //! Training that follows the data: the trainer reads the shards that landed since its last look,
 //! trains the steps they pay for (`train.reuse`), writes a candidate every `checkpoint_every`
 //! steps, and waits when the data has paid for nothing more. The trainer thread of a concurrent
-//! `run` runs it beside self-play.
+//! `run` runs it beside self-play. It tells the replay window's size at most every 30 seconds.
 
 use crate::interrupt;
 use crate::store_retry::{retry, sleep};
@@ -9,11 +9,13 @@ use crate::train::{checkpoint, train_paid_steps, warn_damaged};
 use anyhow::Result;
 use cli::progress;
 use rundata::{layout, CachedRun};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use train::Trainer;
 
 /// How long the trainer waits before looking for new shards when it has nothing to train.
 const POLL: Duration = Duration::from_secs(2);
+/// The least time between two lines on the replay window (new shards land every few seconds).
+const REPLAY_LINE_EVERY: Duration = Duration::from_secs(30);
 
 /// When training ends (besides Ctrl-C), and who hears of its progress.
 pub struct Until<'a> {
@@ -33,18 +35,22 @@ pub struct Until<'a> {
 /// one is due ([`Trainer::next_checkpoint`]) and one at the end when steps were trained since the
 /// last.
 pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Result<()> {
+    // When the replay line was last printed, and whether shards landed since.
+    let (mut replay_told, mut replay_news) = (None::<Instant>, false);
     loop {
         // Read first: shards written before the end are then in the look below.
         let data_ended = (until.data_ended)();
         retry("the trainer waits for shards", || Ok(cached.download_new(layout::SHARDS)?))?;
         let refresh = trainer.refresh()?;
         warn_damaged(&refresh);
-        if refresh.shards > 0 {
+        replay_news |= refresh.shards > 0;
+        if replay_news && replay_told.is_none_or(|told| told.elapsed() >= REPLAY_LINE_EVERY) {
             progress::line(format!(
                 "replay: {} shards read ({} positions in the window)",
                 trainer.replay().added().len(),
                 trainer.replay().len()
             ));
+            (replay_told, replay_news) = (Some(Instant::now()), false);
         }
         if let Some(share) = (until.budget_spent)() {
             trainer.set_budget_spent(share);
