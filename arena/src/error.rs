@@ -102,7 +102,7 @@ pub enum ArenaError {
         anchor: String,
     },
     /// Some players are not linked to the anchor by any chain of games.
-    #[error("Elo fit: no chain of games links {} to the anchor `{anchor}`", .players.join(", "))]
+    #[error("Elo fit: no chain of games links {} to the anchor `{anchor}`", support::some_of(.players))]
     Unlinked {
         /// The anchor player's name.
         anchor: String,

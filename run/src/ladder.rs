@@ -45,7 +45,7 @@ pub fn run(args: LadderArgs) -> Result<()> {
         eprintln!(
             "note: {} games among players no chain of games links to {anchor} are left out ({}); choose another --anchor to rate them",
             results.records.len() - linked.len(),
-            apart.join(", ")
+            support::some_of(&apart)
         );
     }
     let ratings = rate(&linked, &anchor)?;
