@@ -206,9 +206,7 @@ fn a_whole_game_is_clicked_through_in_chromium_against_alphabeta() {
 #[test]
 fn an_mcts_net_shows_its_chances_and_root_moves_in_chromium() {
     let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("sparse.safetensors");
-    let net = model::PolicyValueNet::new(&model::NetConfig::sparse(), tch::Device::Cpu).unwrap();
-    model::checkpoint::save(&ckpt, &net, 3, None, &model::Extras::default()).unwrap();
+    let ckpt = crate::helpers::untrained_sparse_net(dir.path(), 3);
     let player = format!("mcts:{}:64", crate::helpers::arg(&ckpt));
     let (_server, port) = serve(&["--player", &player]);
     let browser = Browser::start();
@@ -280,9 +278,7 @@ fn a_game_of_a_run_is_replayed_ply_by_ply_with_the_nets_view_in_chromium() {
         crate::helpers::arg(&pdn),
     ]);
     let game = draughts::read_pdn(&std::fs::read_to_string(&pdn).unwrap()).unwrap().remove(0);
-    let ckpt = dir.path().join("sparse.safetensors");
-    let net = model::PolicyValueNet::new(&model::NetConfig::sparse(), tch::Device::Cpu).unwrap();
-    model::checkpoint::save(&ckpt, &net, 3, None, &model::Extras::default()).unwrap();
+    let ckpt = crate::helpers::untrained_sparse_net(dir.path(), 3);
     let (_server, port) = serve(&["--run-dir", &root, "--net", crate::helpers::arg(&ckpt)]);
     let browser = Browser::start();
     browser.command("POST", "/url", Some(json!({"url": format!("http://127.0.0.1:{port}/")})));

@@ -68,9 +68,7 @@ fn commands_without_a_net_never_load_libtorch_or_the_net_library() {
 #[test]
 fn a_sparse_net_plays_matches_without_libtorch() {
     let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("sparse.safetensors");
-    let net = model::PolicyValueNet::new(&model::NetConfig::sparse(), tch::Device::Cpu).unwrap();
-    model::checkpoint::save(&ckpt, &net, 3, None, &model::Extras::default()).unwrap();
+    let ckpt = crate::helpers::untrained_sparse_net(dir.path(), 3);
     let player = format!("mcts:{}:32", arg(&ckpt));
     let args = ["match", &player, "random", "--games", "2", "--pdn", "/dev/null"];
     let (libs, stderr) = libraries_loaded(&args, None);

@@ -1,6 +1,7 @@
 //! What every integration test module shares: running the real `checkers-zero` binary (its
 //! output, success, and no panic), the Python with the test packages, paths as arguments, and the
-//! shipped configs as values to change and write, and a small HTTP client for the servers.
+//! shipped configs as values to change and write, an untrained net to play, and a small HTTP
+//! client for the servers.
 
 use runconfig::RunConfig;
 use std::path::{Path, PathBuf};
@@ -61,6 +62,14 @@ pub fn sorted_files(dir: &Path) -> Vec<PathBuf> {
         std::fs::read_dir(dir).map(|d| d.map(|e| e.unwrap().path()).collect()).unwrap_or_default();
     paths.sort();
     paths
+}
+
+/// A freshly initialised sparse net saved as `dir/sparse.safetensors` (training step `step`).
+pub fn untrained_sparse_net(dir: &Path, step: u64) -> PathBuf {
+    let path = dir.join("sparse.safetensors");
+    let net = model::PolicyValueNet::new(&model::NetConfig::sparse(), tch::Device::Cpu).unwrap();
+    model::checkpoint::save(&path, &net, step, None, &model::Extras::default()).unwrap();
+    path
 }
 
 /// The shipped config `configs/NAME`, read and checked.

@@ -85,9 +85,7 @@ fn net_players_behind_hub_play_whole_games() {
 #[test]
 fn a_sparse_net_behind_hub_plays_whole_games_without_the_net_library() {
     let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("sparse.safetensors");
-    let net = PolicyValueNet::new(&NetConfig::sparse(), tch::Device::Cpu).unwrap();
-    save(&ckpt, &net, 0, None, &Extras::default()).unwrap();
+    let ckpt = crate::helpers::untrained_sparse_net(dir.path(), 0);
     let ckpt = ckpt.to_str().unwrap();
     // Were libtorch needed, the engine would fail to load this library and the games with it.
     let no_library = [("CHECKERS_ZERO_NET_LIBRARY", "/nonexistent/libcheckers_zero_net.so")];

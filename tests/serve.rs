@@ -197,9 +197,7 @@ fn bad_requests_get_a_4xx_with_a_message_and_the_server_stays_up() {
 #[test]
 fn an_mcts_net_streams_its_chances_and_root_moves_and_shows_its_view_of_a_position() {
     let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("sparse.safetensors");
-    let net = model::PolicyValueNet::new(&model::NetConfig::sparse(), tch::Device::Cpu).unwrap();
-    model::checkpoint::save(&ckpt, &net, 3, None, &model::Extras::default()).unwrap();
+    let ckpt = crate::helpers::untrained_sparse_net(dir.path(), 3);
     let player = format!("mcts:{}:100", crate::helpers::arg(&ckpt));
     let server = start(&["--player", &player]);
     let (status, body) = request(&server, "POST", "/api/games", Some(r#"{"human": "white"}"#));
