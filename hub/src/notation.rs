@@ -123,7 +123,9 @@ pub fn move_text(mv: Move) -> String {
 
 /// The legal move in `position` that `text` names: `from-to` for a quiet move; `from x to`
 /// followed by the captured squares in any order for a capture (the captured squares may be left
-/// out when only one capture goes from `from` to `to`).
+/// out when only one capture goes from `from` to `to`). Captures that the text cannot tell apart
+/// but that leave the same position (a king's loop of jumps taken either way round) are one move:
+/// the first of them is returned.
 pub fn parse_move(position: &Position, text: &str) -> Result<Move, NotationError> {
     let syntax = || NotationError::MoveSyntax { text: text.to_string() };
     let capture = text.contains('x');
@@ -145,8 +147,9 @@ pub fn parse_move(position: &Position, text: &str) -> Result<Move, NotationError
         .filter(|mv| mv.is_capture() == capture)
         .filter(|mv| squares.len() == 2 || mv.captured() == captured)
         .collect();
-    match matches.as_slice() {
-        [mv] => Ok(*mv),
+    let after = |mv: &Move| position.play_unchecked(*mv);
+    match matches.split_first() {
+        Some((first, rest)) if rest.iter().all(|mv| after(mv) == after(first)) => Ok(*first),
         _ => Err(NotationError::Illegal {
             text: text.to_string(),
             legal: legal.iter().copied().map(move_text).collect(),
@@ -159,6 +162,19 @@ mod tests {
     use super::*;
 
     const START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
+
+    #[test]
+    fn a_kings_loop_taken_either_way_round_is_one_move() {
+        // The king on 22 takes 9, 10, 17, 18 and 25 and lands on 29 by two paths.
+        let position = Position::from_fen("B:W9,10,17,18,25:BK22").unwrap();
+        let loops = position.legal_moves().iter().filter(|mv| mv.to().pdn() == 29).count();
+        assert_eq!(loops, 3, "two loops and the single jump");
+        let mv = parse_move(&position, "22x29x9x10x17x18x25").unwrap();
+        assert_eq!(mv.captured().count(), 5);
+        assert_eq!(move_text(mv), "22x29x9x10x17x18x25");
+        // Without the captured squares the text still names two different captures.
+        assert!(matches!(parse_move(&position, "22x29"), Err(NotationError::Illegal { .. })));
+    }
 
     #[test]
     fn the_hub_start_position_is_the_checkers_start() {
