@@ -272,9 +272,10 @@ impl<'a> RecordView<'a> {
         self.u16_at(22)
     }
 
-    /// The search's root value for the side to move, in -1..=1 (stored to 1/32767).
+    /// The search's root value for the side to move, in -1..=1 (stored to 1/32767; the one
+    /// stored value below -32767, which no writer makes, reads as -1).
     pub fn search_value(&self) -> f32 {
-        self.u16_at(24) as i16 as f32 / VALUE_SCALE
+        (self.u16_at(24) as i16 as f32 / VALUE_SCALE).max(-1.0)
     }
 
     /// The visit distribution: (policy index, probability), indices increasing.
@@ -367,6 +368,18 @@ mod tests {
         assert_eq!(back.policy.iter().map(|e| e.0).collect::<Vec<_>>(), [3, 90]);
         assert!((back.policy[0].1 - 0.75).abs() < 1.0 / 65535.0);
         assert_eq!(records.heap_bytes(), 2 * (FIXED_BYTES + 2 * ENTRY_BYTES) + 2 * 4);
+    }
+
+    #[test]
+    fn a_stored_search_value_below_minus_one_reads_as_minus_one() {
+        // Found by the shard_records fuzz target: -32768 read as -1.0000305, which encodes as -1
+        // and so did not read back the same.
+        let mut bytes = Records::encode_all(&[sample()]).unwrap();
+        bytes[24..26].copy_from_slice(&i16::MIN.to_le_bytes());
+        let read = Records::parse(bytes, 1).unwrap().get(0).to_sample();
+        assert_eq!(read.search_value, -1.0);
+        let again = Records::parse(Records::encode_all(&[read.clone()]).unwrap(), 1).unwrap();
+        assert_eq!(again.get(0).to_sample(), read);
     }
 
     #[test]
