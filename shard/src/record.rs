@@ -378,7 +378,8 @@ mod tests {
         bytes[24..26].copy_from_slice(&i16::MIN.to_le_bytes());
         let read = Records::parse(bytes, 1).unwrap().get(0).to_sample();
         assert_eq!(read.search_value, -1.0);
-        let again = Records::parse(Records::encode_all(&[read.clone()]).unwrap(), 1).unwrap();
+        let again =
+            Records::parse(Records::encode_all(std::slice::from_ref(&read)).unwrap(), 1).unwrap();
         assert_eq!(again.get(0).to_sample(), read);
     }
 
