@@ -5,7 +5,7 @@
 
 use anyhow::{Context, Result};
 use draughts::{DrawRules, Game, Position, Turn};
-use search::{EvalRequest, Evaluator, Outlook};
+use search::{EvalRequest, Evaluator, Outlook, RootMove};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -44,11 +44,11 @@ pub fn view(evaluator: &mut dyn Evaluator, request: &ViewRequest) -> Result<Opti
     let mut moves: Vec<(String, f32)> = (requests[0].legal_steps.iter().zip(&evaluation.priors))
         .map(|(&step, &prior)| {
             let mut starting = legal_moves.iter().filter(|mv| mv.steps().next() == Some(step));
-            let text = match (starting.next(), starting.next()) {
-                (Some(mv), None) => mv.to_string(),
-                _ => format!("{}x...", step.square),
+            let mv = match (starting.next(), starting.next()) {
+                (Some(&mv), None) => Some(mv),
+                _ => None,
             };
-            (text, prior)
+            (RootMove { step, mv, visits: 0, prior, value: None }.text(), prior)
         })
         .collect();
     moves.sort_by(|a, b| b.1.total_cmp(&a.1));

@@ -286,25 +286,29 @@ impl<'a> Reporter<'a> {
         self.last = Instant::now();
         let result = search.result();
         let pv = moves_of_steps(self.position, &result.principal_variation);
-        let mut root_moves: Vec<RootMove> = (result.steps.iter().enumerate())
-            .map(|(index, root)| RootMove {
-                step: root.step,
-                mv: moves_of_steps(self.position, &search.line_from(index)).first().copied(),
-                visits: root.visits,
-                prior: root.prior,
-                value: root.value,
-            })
-            .collect();
         // Most visited first, ties in the search's order (the one it plays first on a tie), the
-        // unvisited by prior.
-        root_moves.sort_by(|a, b| {
+        // unvisited by prior; only the reported ones have their lines followed.
+        let mut ranked: Vec<usize> = (0..result.steps.len()).collect();
+        ranked.sort_by(|&a, &b| {
+            let (a, b) = (&result.steps[a], &result.steps[b]);
             let by_prior = || match a.visits {
                 0 => b.prior.total_cmp(&a.prior),
                 _ => std::cmp::Ordering::Equal,
             };
             b.visits.cmp(&a.visits).then_with(by_prior)
         });
-        root_moves.truncate(ROOT_MOVES_REPORTED);
+        let root_moves = (ranked.into_iter().take(ROOT_MOVES_REPORTED))
+            .map(|index| {
+                let root = &result.steps[index];
+                RootMove {
+                    step: root.step,
+                    mv: moves_of_steps(self.position, &search.line_from(index)).first().copied(),
+                    visits: root.visits,
+                    prior: root.prior,
+                    value: root.value,
+                }
+            })
+            .collect();
         listener(&Progress {
             depth: pv.len() as u32,
             playouts: Some(result.visits),
