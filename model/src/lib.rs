@@ -12,6 +12,7 @@
 //! ```
 
 mod autocast;
+mod aux_head;
 pub mod checkpoint;
 mod device;
 pub mod encoding;
@@ -28,6 +29,7 @@ pub mod sample;
 mod sparse;
 
 pub use autocast::autocast_bf16;
+pub use aux_head::AuxPolicyHead;
 pub use checkpoint::{Checkpoint, CheckpointMeta, Extras};
 pub use device::{resolve_device, set_cpu_threads, share_cpu_threads};
 pub use error::ModelError;

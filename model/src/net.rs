@@ -47,6 +47,9 @@ pub struct NetOutput {
     pub wdl: Tensor,
     /// `[B, 1]` predicted plies to the end of the game.
     pub moves_left: Tensor,
+    /// What the policy head reads: the sparse net's accumulator `[B, A]` or the ResNet's tower
+    /// output `[B, C, 8, 8]`, for auxiliary heads ([`crate::AuxPolicyHead`]).
+    pub trunk: Tensor,
 }
 
 impl PolicyValueNet {

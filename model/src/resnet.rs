@@ -37,7 +37,7 @@ pub(crate) struct Head {
 }
 
 impl Head {
-    fn new(vs: &nn::Path, channels: i64, head_channels: i64, outputs: i64) -> Head {
+    pub(crate) fn new(vs: &nn::Path, channels: i64, head_channels: i64, outputs: i64) -> Head {
         Head {
             conv: ConvBn::new(vs, "conv", "bn", channels, head_channels, 1),
             fc: nn::linear(vs / "fc", head_channels * 64, outputs, Default::default()),
@@ -45,7 +45,7 @@ impl Head {
     }
 
     /// `[B, C, 8, 8]` -> `[B, outputs]`.
-    fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+    pub(crate) fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
         self.conv.forward_t(xs, train).relu().flatten(1, -1).apply(&self.fc)
     }
 }
@@ -82,6 +82,7 @@ impl ResNetBody {
             policy: self.policy.forward_t(&trunk, train),
             wdl: hidden.apply(&self.wdl),
             moves_left: hidden.apply(&self.moves_left),
+            trunk,
         }
     }
 }

@@ -59,6 +59,7 @@ impl SparseBody {
             policy: accumulator.apply(&self.policy),
             wdl: hidden.apply(&self.wdl),
             moves_left: hidden.apply(&self.moves_left),
+            trunk: accumulator,
         }
     }
 }

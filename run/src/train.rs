@@ -101,6 +101,11 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig, tables: Option<&Tables>) -
     if let Some(from) = &opened.resumed_from {
         eprintln!("resumed training at step {} from {}", trainer.step(), from.display());
     }
+    if opened.fresh_aux_heads {
+        eprintln!(
+            "note: the training state has no soft-policy head (`train.soft_policy_weight` was 0 when it was saved): the head starts fresh"
+        );
+    }
     if let Some(tables) = tables {
         let set = EndgameSet::sample(tables, config.seed);
         eprintln!(

@@ -52,6 +52,10 @@ pub struct TrainConfig {
     /// net being trained (the KL divergence from the net's policy to it, relative to the batch's
     /// mean), the rest evenly. 0 is off.
     pub policy_surprise_weight: f32,
+    /// Weight of the soft-policy loss (KataGo's auxiliary target: a second policy head on the
+    /// trunk learns the visit distribution to the power 1/4, renormalised, on the full-search
+    /// samples; the head lives in the training state only). 0 is off.
+    pub soft_policy_weight: f32,
     /// Weight of the policy loss.
     pub policy_weight: f32,
     /// Weight of the value (WDL) loss.
@@ -93,6 +97,7 @@ impl Default for TrainConfig {
             search_value_weight: 0.0,
             quiet_value_targets: false,
             policy_surprise_weight: 0.0,
+            soft_policy_weight: 0.0,
             policy_weight: 1.0,
             value_weight: 1.0,
             moves_left_weight: 0.1,
@@ -286,6 +291,7 @@ impl TrainConfig {
             ("policy_weight", self.policy_weight),
             ("value_weight", self.value_weight),
             ("moves_left_weight", self.moves_left_weight),
+            ("soft_policy_weight", self.soft_policy_weight),
         ] {
             if !non_negative(x as f64) {
                 return bad(field, &x, ">= 0");

@@ -1,6 +1,8 @@
 //! Exact resume: a run restarted from its checkpoint reaches the same weights, optimizer buffers
 //! and next loss as a run that never stopped, and batches drawn ahead on the batch thread train
-//! exactly as batches drawn in the step; damaged checkpoints are refused by name.
+//! exactly as batches drawn in the step; damaged checkpoints are refused by name. The same with
+//! the soft-policy head, whose variables and buffers live in the state; a state saved without
+//! it resumes with a fresh head, and no net checkpoint carries it.
 
 use super::*;
 use runconfig::OptimizerConfig;
@@ -9,11 +11,14 @@ use tch::Tensor;
 use train::state::{load_state, state_path};
 use train::StepOutcome;
 
-/// Weights, batch-norm statistics and optimizer buffers by name.
+/// Weights, batch-norm statistics and optimizer buffers by name, the auxiliary heads' included.
 fn snapshot(trainer: &Trainer) -> BTreeMap<String, Tensor> {
     let mut all: BTreeMap<String, Tensor> =
         trainer.net().var_store().variables().into_iter().map(|(k, v)| (k, v.copy())).collect();
     all.extend(trainer.optimizer().state().into_iter().map(|(k, v)| (k, v.copy())));
+    if let Some(aux) = trainer.aux_heads() {
+        all.extend(aux.state().into_iter().map(|(k, v)| (k, v.copy())));
+    }
     all
 }
 
@@ -32,10 +37,10 @@ fn next_loss(trainer: &mut Trainer) -> f64 {
     }
 }
 
-fn resume_matches_an_uninterrupted_run(optimizer: OptimizerConfig) {
+fn resume_matches_an_uninterrupted_run(config: TrainConfig) {
     let dir = tempfile::tempdir().unwrap();
     let paths = run_with_shards(dir.path(), 1500);
-    let config = TrainConfig { optimizer, warmup_steps: 4, ..quick_config(10) };
+    let config = TrainConfig { warmup_steps: 4, ..config };
 
     let (mut first, _) = open(&paths, config.clone());
     assert_eq!(train_to(dir.path(), &mut first, 10), 10);
@@ -141,16 +146,56 @@ fn batches_drawn_ahead_train_exactly_as_batches_drawn_in_the_step() {
 
 #[test]
 fn a_resumed_sgd_run_continues_exactly() {
-    resume_matches_an_uninterrupted_run(OptimizerConfig::Sgd { momentum: 0.9, nesterov: true });
+    let optimizer = OptimizerConfig::Sgd { momentum: 0.9, nesterov: true };
+    resume_matches_an_uninterrupted_run(TrainConfig { optimizer, ..quick_config(10) });
 }
 
 #[test]
 fn a_resumed_adamw_run_continues_exactly() {
-    resume_matches_an_uninterrupted_run(OptimizerConfig::AdamW {
-        beta1: 0.9,
-        beta2: 0.999,
-        eps: 1e-8,
+    let optimizer = OptimizerConfig::AdamW { beta1: 0.9, beta2: 0.999, eps: 1e-8 };
+    resume_matches_an_uninterrupted_run(TrainConfig { optimizer, ..quick_config(10) });
+}
+
+#[test]
+fn a_resumed_run_with_the_soft_policy_head_continues_exactly() {
+    let optimizer = OptimizerConfig::AdamW { beta1: 0.9, beta2: 0.999, eps: 1e-8 };
+    resume_matches_an_uninterrupted_run(TrainConfig {
+        optimizer,
+        soft_policy_weight: 2.0,
+        ..quick_config(10)
     });
+}
+
+#[test]
+fn the_soft_policy_head_lives_in_the_state_only_and_a_state_without_it_resumes_with_a_fresh_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = run_with_shards(dir.path(), 1000);
+    let (mut plain, _) = open(&paths, quick_config(5));
+    assert!(plain.aux_heads().is_none());
+    assert_eq!(train_to(dir.path(), &mut plain, 5), 5);
+    drop(plain);
+
+    let soft = TrainConfig { soft_policy_weight: 1.0, ..quick_config(5) };
+    let (mut trainer, opened) = open(&paths, soft.clone());
+    assert_eq!(opened.resumed_from, Some(state_path(&paths.states, 5)));
+    assert!(opened.fresh_aux_heads, "the state of step 5 has no head");
+    let at_5 = snapshot(&trainer);
+    assert_eq!(train_to(dir.path(), &mut trainer, 10), 5);
+    let at_10 = snapshot(&trainer);
+    let moved = (&at_5["aux.soft_policy.fc.weight"] - &at_10["aux.soft_policy.fc.weight"]).abs();
+    assert!(moved.max().double_value(&[]) > 0.0, "the head trains");
+    drop(trainer);
+
+    let state = model::checkpoint::load(&state_path(&paths.states, 10), None, Device::Cpu).unwrap();
+    assert!(state.extras.tensors.contains_key("aux.soft_policy.fc.weight"));
+    assert!(state.extras.tensors.contains_key("optim.0.aux.soft_policy.fc.weight"));
+    let net = paths.nets.join("step-0000000010.safetensors");
+    let candidate = model::checkpoint::load(&net, None, Device::Cpu).unwrap();
+    assert!(candidate.extras.tensors.is_empty(), "{:?}", candidate.extras.tensors.keys());
+
+    let (resumed, opened) = open(&paths, soft);
+    assert!(!opened.fresh_aux_heads);
+    assert_same(&at_10, &snapshot(&resumed));
 }
 
 #[test]

@@ -96,6 +96,22 @@ pub enum StateError {
         /// The variable's shape.
         expected: Vec<i64>,
     },
+    /// The state holds some of the auxiliary heads' variables but not this one.
+    #[error("auxiliary head variable `{name}` is missing")]
+    MissingAuxVariable {
+        /// The variable's tensor name.
+        name: String,
+    },
+    /// An auxiliary head's variable does not have the shape the net's trunk needs.
+    #[error("auxiliary head variable `{name}` has shape {found:?}, the head {expected:?}")]
+    AuxVariableShape {
+        /// The variable's tensor name.
+        name: String,
+        /// The stored shape.
+        found: Vec<i64>,
+        /// The shape of the head for this net.
+        expected: Vec<i64>,
+    },
 }
 
 impl TrainError {

@@ -12,6 +12,7 @@
 //!     -> RUN/train/egdb_accuracy.jsonl and TensorBoard
 //! ```
 
+pub mod aux_heads;
 pub mod batch;
 pub mod endgame;
 mod error;

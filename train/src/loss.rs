@@ -5,10 +5,13 @@
 //!   net when `policy_surprise_weight` is above 0);
 //! - value: cross-entropy of the WDL head against the (result, search value) mix, averaged over
 //!   the samples that are value targets;
-//! - moves left: Huber loss on plies to the end, both divided by `moves_left_scale`.
+//! - moves left: Huber loss on plies to the end, both divided by `moves_left_scale`;
+//! - soft policy (with the auxiliary head, see [`crate::aux_heads`]): cross-entropy of its
+//!   legal-step policy against the visit distribution to the power 1/4, weighted as the policy.
 //!
 //! L2 is applied by the optimizer as weight decay, not here.
 
+use crate::aux_heads::soft_policy_target;
 use crate::batch::Batch;
 use model::NetOutput;
 use runconfig::TrainConfig;
@@ -20,7 +23,7 @@ const ILLEGAL_LOGIT: f64 = -1e9;
 /// The losses (scalar tensors; `total` carries the graph) and detached figures.
 #[derive(Debug)]
 pub struct Losses {
-    /// Weighted sum of the three losses, with its graph, for `backward`.
+    /// Weighted sum of the losses, with its graph, for `backward`.
     pub total: Tensor,
     /// Cross-entropy of the net's legal-step policy against the visit distribution, over the full-search samples.
     pub policy: Tensor,
@@ -28,6 +31,8 @@ pub struct Losses {
     pub value: Tensor,
     /// Huber loss of the moves-left head (both sides scaled by `moves_left_scale`).
     pub moves_left: Tensor,
+    /// Cross-entropy of the soft-policy head against its target, when there is the head.
+    pub soft_policy: Option<Tensor>,
     /// Mean entropy of the net's legal-step policy on the full-search samples.
     pub policy_entropy: Tensor,
     /// Share of the value targets whose most likely predicted outcome is the target's most likely
@@ -57,11 +62,21 @@ fn surprise_weights(
     base * (1.0 - share) + relative * share
 }
 
-/// The losses of `out` (the net's heads on `batch.inputs`) against `batch`'s targets.
-pub fn losses(out: &NetOutput, batch: &Batch, config: &TrainConfig) -> Losses {
-    let logits =
-        out.policy.to_kind(Kind::Float).masked_fill(&batch.legal.logical_not(), ILLEGAL_LOGIT);
-    let log_p = logits.log_softmax(-1, Kind::Float);
+/// Log-probabilities of `logits` over the legal steps of `batch`.
+fn legal_log_softmax(logits: &Tensor, batch: &Batch) -> Tensor {
+    let logits = logits.to_kind(Kind::Float).masked_fill(&batch.legal.logical_not(), ILLEGAL_LOGIT);
+    logits.log_softmax(-1, Kind::Float)
+}
+
+/// The losses of `out` (the net's heads on `batch.inputs`), and of `soft_logits` (the
+/// soft-policy head's, if any), against `batch`'s targets.
+pub fn losses(
+    out: &NetOutput,
+    soft_logits: Option<&Tensor>,
+    batch: &Batch,
+    config: &TrainConfig,
+) -> Losses {
+    let log_p = legal_log_softmax(&out.policy, batch);
     let cross_entropy = -(&batch.policy * &log_p).sum_dim_intlist(-1, false, Kind::Float);
     let weights = &surprise_weights(&batch.policy_weight, &batch.policy, &cross_entropy, config);
     let weight_sum = weights.sum(Kind::Float).clamp_min(1.0);
@@ -82,14 +97,25 @@ pub fn losses(out: &NetOutput, batch: &Batch, config: &TrainConfig) -> Losses {
     let predicted = out.moves_left.to_kind(Kind::Float).view([-1]) / scale;
     let moves_left = predicted.huber_loss(&(&batch.moves_left / scale), Reduction::Mean, 1.0);
 
-    let total = &policy * f64::from(config.policy_weight)
+    let soft_policy = soft_logits.map(|logits| {
+        let target = soft_policy_target(&batch.policy);
+        let log_q = legal_log_softmax(logits, batch);
+        let cross_entropy = -(target * log_q).sum_dim_intlist(-1, false, Kind::Float);
+        (cross_entropy * weights).sum(Kind::Float) / &weight_sum
+    });
+
+    let mut total = &policy * f64::from(config.policy_weight)
         + &value * f64::from(config.value_weight)
         + &moves_left * f64::from(config.moves_left_weight);
+    if let Some(soft) = &soft_policy {
+        total += soft * f64::from(config.soft_policy_weight);
+    }
     Losses {
         total,
         policy: policy.detach(),
         value: value.detach(),
         moves_left: moves_left.detach(),
+        soft_policy: soft_policy.map(|soft| soft.detach()),
         policy_entropy,
         value_accuracy,
     }

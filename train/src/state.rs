@@ -4,8 +4,10 @@
 //! Files: `RUN/train/state-<step>.safetensors`. Extras: tensors `optim.<i>.<variable>` (the
 //! optimizer's buffers); metadata `train.optimizer_updates`, `train.rng` (the sampling generator's
 //! state), `train.skipped_steps`, `train.shards` (JSON list of the shard files in the replay
-//! window's order) and `train.config` (the TrainConfig as JSON, for people).
+//! window's order) and `train.config` (the TrainConfig as JSON, for people); with auxiliary
+//! heads, their tensors and `train.aux_updates` (see [`crate::aux_heads`]).
 
+use crate::aux_heads::AuxHeads;
 use crate::error::{StateError, TrainError};
 use crate::optim::Optimizer;
 use model::checkpoint::{load, save};
@@ -64,15 +66,24 @@ pub fn list_states(dir: &Path) -> Result<Vec<PathBuf>, TrainError> {
     Ok(paths.into_iter().map(|(_, path)| path).collect())
 }
 
-/// Writes `net`, `optimizer` and `state` to `path` atomically.
+/// The trainer's parts a state file holds beside its counters.
+pub struct Parts<'a> {
+    /// The net being trained.
+    pub net: &'a PolicyValueNet,
+    /// The net's optimizer.
+    pub optimizer: &'a Optimizer,
+    /// The auxiliary heads, if the trainer has them.
+    pub aux: Option<&'a AuxHeads>,
+}
+
+/// Writes the trainer's `parts` and `state` to `path` atomically.
 pub fn save_state(
     path: &Path,
-    net: &PolicyValueNet,
-    optimizer: &Optimizer,
+    parts: Parts<'_>,
     state: &TrainState,
     config: &TrainConfig,
 ) -> Result<(), TrainError> {
-    let meta = BTreeMap::from([
+    let mut meta = BTreeMap::from([
         ("train.optimizer_updates".to_string(), state.optimizer_updates.to_string()),
         ("train.rng".to_string(), state.rng.to_string()),
         ("train.skipped_steps".to_string(), state.skipped_steps.to_string()),
@@ -85,7 +96,12 @@ pub fn save_state(
             serde_json::to_string(config).expect("a TrainConfig serialises"),
         ),
     ]);
-    save(path, net, state.step, None, &Extras { meta, tensors: optimizer.state() })?;
+    let mut tensors = parts.optimizer.state();
+    if let Some(aux) = parts.aux {
+        meta.insert("train.aux_updates".to_string(), aux.updates().to_string());
+        tensors.extend(aux.state());
+    }
+    save(path, parts.net, state.step, None, &Extras { meta, tensors })?;
     Ok(())
 }
 
@@ -99,6 +115,10 @@ pub struct Restored {
     pub optimizer: Optimizer,
     /// The saved counters.
     pub state: TrainState,
+    /// The auxiliary heads `config` asks for: restored, or fresh when the state has none.
+    pub aux: Option<AuxHeads>,
+    /// Whether `aux` was built fresh because the state holds no auxiliary heads.
+    pub fresh_aux: bool,
 }
 
 /// Loads the state file at `path` for a net of `net_config`, rebuilding the optimizer of
@@ -126,7 +146,16 @@ pub fn load_state(
     };
     let mut optimizer = Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
     optimizer.load_state(&extras.tensors, state.optimizer_updates).map_err(bad)?;
-    Ok(Restored { path: path.to_path_buf(), net, optimizer, state })
+    let mut aux = AuxHeads::of(net_config, config, device);
+    let mut fresh_aux = false;
+    if let Some(heads) = &mut aux {
+        let updates = match extras.meta.contains_key("train.aux_updates") {
+            true => number("train.aux_updates")?,
+            false => 0,
+        };
+        fresh_aux = !heads.restore(&extras.tensors, updates).map_err(bad)?;
+    }
+    Ok(Restored { path: path.to_path_buf(), net, optimizer, state, aux, fresh_aux })
 }
 
 /// The newest state in `dir` that loads, and the errors of newer ones that did not (each

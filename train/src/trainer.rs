@@ -3,6 +3,7 @@
 //! thread ([`crate::prefetch`]) while the window stays as it is, with the batches the training
 //! thread would draw itself.
 
+use crate::aux_heads::AuxHeads;
 use crate::batch::{Batch, HostBatch, Sampler, ValueTargets};
 use crate::endgame::{EndgameAccuracy, EndgameSet, ENDGAME_LOG_FILE};
 use crate::error::TrainError;
@@ -11,7 +12,7 @@ use crate::optim::Optimizer;
 use crate::prefetch::Prefetcher;
 use crate::replay::{Refresh, ReplayBuffer};
 use crate::schedule::learning_rate;
-use crate::state::{list_states, load_latest, save_state, state_path, TrainState};
+use crate::state::{list_states, load_latest, save_state, state_path, Parts, TrainState};
 use crate::tb::TbLogger;
 use model::{NetConfig, PolicyValueNet};
 use runconfig::TrainConfig;
@@ -64,6 +65,9 @@ pub struct Opened {
     pub refused: Vec<TrainError>,
     /// The shards re-read into the replay window.
     pub replay: Refresh,
+    /// The state resumed from held no auxiliary heads, which the config now asks for: they
+    /// start fresh.
+    pub fresh_aux_heads: bool,
 }
 
 /// The result of one attempted step.
@@ -90,6 +94,7 @@ struct Meter {
     policy: f64,
     value: f64,
     moves_left: f64,
+    soft_policy: f64,
     total: f64,
     entropy: f64,
     accuracy: f64,
@@ -102,6 +107,8 @@ pub struct Trainer {
     paths: TrainPaths,
     net: PolicyValueNet,
     optimizer: Optimizer,
+    /// The auxiliary heads, when the config trains an auxiliary target.
+    aux: Option<AuxHeads>,
     /// Shared with the batch thread while it runs; changed only after it stopped.
     replay: Arc<ReplayBuffer>,
     /// The sampling generator after the last batch trained on (or assembled here).
@@ -145,18 +152,20 @@ impl Trainer {
         let (restored, refused) = load_latest(&paths.states, net_config, &config, device)?;
         let mut replay = ReplayBuffer::new(config.window.clone());
         let mut opened = Opened { refused, ..Opened::default() };
-        let (net, optimizer, state) = match restored {
+        let (net, optimizer, aux, state) = match restored {
             Some(r) => {
                 opened.replay = replay.restore(&paths.shards, &r.state.shards);
                 opened.resumed_from = Some(r.path);
-                (r.net, r.optimizer, r.state)
+                opened.fresh_aux_heads = r.fresh_aux;
+                (r.net, r.optimizer, r.aux, r.state)
             }
             None => {
                 tch::manual_seed(config.seed as i64);
                 let net = PolicyValueNet::new(net_config, device)?;
                 let optimizer =
                     Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
-                (net, optimizer, TrainState { rng: config.seed, ..TrainState::default() })
+                let aux = AuxHeads::of(net_config, &config, device);
+                (net, optimizer, aux, TrainState { rng: config.seed, ..TrainState::default() })
             }
         };
         let trainer = Trainer {
@@ -170,6 +179,7 @@ impl Trainer {
             paths,
             net,
             optimizer,
+            aux,
             replay: Arc::new(replay),
             rng: SplitMix64::new(state.rng),
             prefetch: None,
@@ -192,6 +202,11 @@ impl Trainer {
     /// The optimizer with its state.
     pub fn optimizer(&self) -> &Optimizer {
         &self.optimizer
+    }
+
+    /// The auxiliary heads, when the config trains an auxiliary target.
+    pub fn aux_heads(&self) -> Option<&AuxHeads> {
+        self.aux.as_ref()
     }
 
     /// The replay window.
@@ -317,25 +332,43 @@ impl Trainer {
     /// One step on a batch already on the device: forward, losses, backward, clip, update.
     pub fn apply(&mut self, batch: &Batch) -> Result<StepOutcome, TrainError> {
         let device = self.net.device();
-        let forward = || self.net.forward_heads(&batch.inputs, true);
-        let out = if self.config.autocast && device.is_cuda() {
+        let forward = || {
+            let out = self.net.forward_heads(&batch.inputs, true);
+            let soft = self.aux.as_ref().map(|aux| aux.soft_policy(&out.trunk, true));
+            (out, soft)
+        };
+        let (out, soft) = if self.config.autocast && device.is_cuda() {
             model::autocast_bf16(device, forward)
         } else {
             forward()
         };
-        let l = losses(&out, batch, &self.config);
+        let l = losses(&out, soft.as_ref(), batch, &self.config);
         let total = l.total.double_value(&[]);
-        self.optimizer.zero_grad();
+        self.zero_grad();
+        let clip = self.config.grad_clip_norm;
+        // The net's gradient norm is the one reported; the heads' is clipped on its own, and
+        // either one not finite skips the step.
         let grad_norm = if total.is_finite() {
             l.total.backward();
-            self.optimizer.clip_grad_norm(self.config.grad_clip_norm)
+            let aux_norm =
+                self.aux.as_mut().map_or(0.0, |aux| aux.optimizer_mut().clip_grad_norm(clip));
+            let norm = self.optimizer.clip_grad_norm(clip);
+            if aux_norm.is_finite() {
+                norm
+            } else {
+                f64::NAN
+            }
         } else {
             f64::NAN
         };
         if !grad_norm.is_finite() {
             return self.skip(total, grad_norm);
         }
-        self.optimizer.step(learning_rate(&self.config, self.step, self.budget_spent));
+        let lr = learning_rate(&self.config, self.step, self.budget_spent);
+        self.optimizer.step(lr);
+        if let Some(aux) = &mut self.aux {
+            aux.optimizer_mut().step(lr);
+        }
         self.step += 1;
         self.bad_in_row = 0;
         let m = &mut self.meter;
@@ -344,6 +377,7 @@ impl Trainer {
         m.policy += l.policy.double_value(&[]);
         m.value += l.value.double_value(&[]);
         m.moves_left += l.moves_left.double_value(&[]);
+        m.soft_policy += l.soft_policy.as_ref().map_or(0.0, |soft| soft.double_value(&[]));
         m.entropy += l.policy_entropy.double_value(&[]);
         m.accuracy += l.value_accuracy.double_value(&[]);
         m.grad_norm += grad_norm;
@@ -353,8 +387,16 @@ impl Trainer {
         Ok(StepOutcome::Trained { loss: total })
     }
 
-    fn skip(&mut self, loss: f64, grad_norm: f64) -> Result<StepOutcome, TrainError> {
+    /// Zeroes the gradients of the net and of the auxiliary heads.
+    fn zero_grad(&mut self) {
         self.optimizer.zero_grad();
+        if let Some(aux) = &mut self.aux {
+            aux.optimizer_mut().zero_grad();
+        }
+    }
+
+    fn skip(&mut self, loss: f64, grad_norm: f64) -> Result<StepOutcome, TrainError> {
+        self.zero_grad();
         self.skipped += 1;
         self.bad_in_row += 1;
         if self.bad_in_row >= self.config.max_bad_steps {
@@ -394,7 +436,9 @@ impl Trainer {
             ("replay/window", self.replay.len() as f64),
             ("replay/seen", self.replay.seen() as f64),
         ];
-        let points: Vec<(&str, f32)> = points.iter().map(|&(tag, v)| (tag, v as f32)).collect();
+        let soft = self.aux.as_ref().map(|_| ("loss/soft_policy", m.soft_policy / n));
+        let points: Vec<(&str, f32)> =
+            points.iter().chain(&soft).map(|&(tag, v)| (tag, v as f32)).collect();
         self.tb.scalars(self.step, &points)
     }
 
@@ -418,7 +462,8 @@ impl Trainer {
             skipped_steps: self.skipped,
             shards: self.replay.added().to_vec(),
         };
-        save_state(&path, &self.net, &self.optimizer, &state, &self.config)?;
+        let parts = Parts { net: &self.net, optimizer: &self.optimizer, aux: self.aux.as_ref() };
+        save_state(&path, parts, &state, &self.config)?;
         self.last_checkpoint = Some(path.clone());
         self.saved_step = self.step;
         for old in list_states(&self.paths.states)?.into_iter().skip(KEEP_STATES) {
