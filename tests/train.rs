@@ -14,7 +14,8 @@ use tch::Device;
 use train::synthetic::synthetic_samples;
 use train::{TrainPaths, Trainer};
 
-/// The trainer's folders under `root`, with `positions` generated samples written as shards.
+/// The trainer's folders under `root`, with `positions` generated samples written as shards
+/// (each sample linked to the next one of the other side in its shard, as the opponent's reply).
 fn run_with_shards(root: &Path, positions: usize) -> TrainPaths {
     let paths = TrainPaths {
         shards: root.join("shards"),
@@ -23,7 +24,8 @@ fn run_with_shards(root: &Path, positions: usize) -> TrainPaths {
         tb: root.join("tb/train"),
     };
     std::fs::create_dir_all(&paths.shards).unwrap();
-    for (i, chunk) in synthetic_samples(positions, 5).chunks(500).enumerate() {
+    for (i, chunk) in synthetic_samples(positions, 5).chunks_mut(500).enumerate() {
+        train::synthetic::link_replies(chunk);
         write_shard(&paths.shards, &ShardHeader::now(i as u64, None), chunk).unwrap();
     }
     paths

@@ -101,9 +101,10 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig, tables: Option<&Tables>) -
     if let Some(from) = &opened.resumed_from {
         eprintln!("resumed training at step {} from {}", trainer.step(), from.display());
     }
-    if opened.fresh_aux_heads {
+    for head in &opened.fresh_aux_heads {
         eprintln!(
-            "note: the training state has no soft-policy head (`train.soft_policy_weight` was 0 when it was saved): the head starts fresh"
+            "note: the training state has no {} head (its weight was 0 when it was saved): the head starts fresh",
+            head.name()
         );
     }
     if let Some(tables) = tables {

@@ -56,6 +56,10 @@ pub struct TrainConfig {
     /// trunk learns the visit distribution to the power 1/4, renormalised, on the full-search
     /// samples; the head lives in the training state only). 0 is off.
     pub soft_policy_weight: f32,
+    /// Weight of the opponent's-reply loss (KataGo's auxiliary target: a policy head on the
+    /// trunk learns the visit distribution of the opponent's next decision, where that one had a
+    /// full search; the head lives in the training state only). 0 is off.
+    pub reply_policy_weight: f32,
     /// Weight of the policy loss.
     pub policy_weight: f32,
     /// Weight of the value (WDL) loss.
@@ -98,6 +102,7 @@ impl Default for TrainConfig {
             quiet_value_targets: false,
             policy_surprise_weight: 0.0,
             soft_policy_weight: 0.0,
+            reply_policy_weight: 0.0,
             policy_weight: 1.0,
             value_weight: 1.0,
             moves_left_weight: 0.1,
@@ -292,6 +297,7 @@ impl TrainConfig {
             ("value_weight", self.value_weight),
             ("moves_left_weight", self.moves_left_weight),
             ("soft_policy_weight", self.soft_policy_weight),
+            ("reply_policy_weight", self.reply_policy_weight),
         ] {
             if !non_negative(x as f64) {
                 return bad(field, &x, ">= 0");

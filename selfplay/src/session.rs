@@ -6,7 +6,7 @@ use draughts::{Color, GameResult, PdnGame};
 use egdb::Tables;
 use runconfig::SelfPlayConfig;
 use rundata::RunDir;
-use search::{DecisionRecord, Evaluator, GameEnd, GameRecord, SearchError};
+use search::{Evaluator, GameEnd, GameRecord, SearchError};
 use shard::Sample;
 use shard::{EncodedShard, ShardError, ShardHeader};
 use std::path::Path;
@@ -203,8 +203,7 @@ impl Session<'_> {
         if pending.is_empty() {
             return Ok(0);
         }
-        let samples: Vec<Sample> =
-            pending.iter().flat_map(|g| g.decisions.iter().map(to_sample)).collect();
+        let samples: Vec<Sample> = pending.iter().flat_map(game_samples).collect();
         let header = ShardHeader::now(u64::from(std::process::id()), (self.generation)());
         let encoded = EncodedShard::new(&header, &samples)?;
         // The games first, under the shard's name: the shard, written last, commits them (a
@@ -226,15 +225,27 @@ impl Session<'_> {
     }
 }
 
-fn to_sample(d: &DecisionRecord) -> Sample {
-    Sample {
-        observation: d.observation,
-        policy: d.policy.clone(),
-        search_value: d.search_value,
-        result: d.result,
-        plies_to_end: d.plies_to_end.min(u16::MAX as u32) as u16,
-        full_search: d.full_search,
-    }
+/// The samples of one game, in order, each linked to the opponent's reply: the decision at the
+/// next ply (a multi-jump's decisions share a ply), when it was searched.
+fn game_samples(record: &GameRecord) -> impl Iterator<Item = Sample> + '_ {
+    let decisions = &record.decisions;
+    decisions.iter().enumerate().map(|(i, d)| {
+        let later = &decisions[i + 1..];
+        let reply_after = later
+            .iter()
+            .position(|next| next.ply > d.ply)
+            .filter(|&k| later[k].ply == d.ply + 1)
+            .and_then(|k| u8::try_from(k + 1).ok());
+        Sample {
+            observation: d.observation,
+            policy: d.policy.clone(),
+            search_value: d.search_value,
+            result: d.result,
+            plies_to_end: d.plies_to_end.min(u16::MAX as u32) as u16,
+            full_search: d.full_search,
+            reply_after,
+        }
+    })
 }
 
 fn to_pdn(record: &GameRecord) -> PdnGame {
@@ -262,7 +273,7 @@ fn to_pdn(record: &GameRecord) -> PdnGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use search::UniformEvaluator;
+    use search::{DecisionRecord, UniformEvaluator};
     use shard::{list_shards, read_shard};
 
     /// A session of `run` with `config` and `seed`: no generation, tables or shard callback.
@@ -291,6 +302,20 @@ mod tests {
         assert_eq!(shards.len(), 5, "one shard per game by default");
         let samples: usize = shards.iter().map(|p| read_shard(p).unwrap().records.len()).sum();
         assert_eq!(samples as u64, report.totals.samples);
+        let mut replies = 0;
+        for records in shards.iter().map(|p| read_shard(p).unwrap().records) {
+            for i in 0..records.len() {
+                let Some(reply) = records.reply(i) else { continue };
+                let (sample, reply) = (records.get(i).observation(), reply.observation());
+                let side = |o: draughts::Observation| o.position.side_to_move();
+                assert_ne!(side(sample), side(reply), "the reply is the opponent's");
+                let plies =
+                    (records.get(i).plies_to_end(), records.reply(i).unwrap().plies_to_end());
+                assert_eq!(plies.0, plies.1 + 1, "the reply is at the next ply");
+                replies += 1;
+            }
+        }
+        assert!(replies > samples / 2, "{replies} of {samples} samples know their reply");
         let pdn_games: usize = std::fs::read_dir(run.games_dir())
             .unwrap()
             .map(|e| {
@@ -300,6 +325,30 @@ mod tests {
             })
             .sum();
         assert_eq!(pdn_games, 5);
+    }
+
+    #[test]
+    fn each_decision_is_linked_to_the_searched_decision_at_the_next_ply() {
+        let decision = |ply| DecisionRecord {
+            observation: draughts::Game::new(draughts::Position::start(), Default::default())
+                .observation(),
+            policy: vec![(0, 1.0)],
+            search_value: 0.0,
+            full_search: true,
+            ply,
+            result: 0,
+            plies_to_end: 9 - ply,
+        };
+        // Ply 1 is a two-step capture; the reply at ply 3 was forced, so not searched.
+        let record = GameRecord {
+            start: draughts::Position::start(),
+            moves: Vec::new(),
+            end: GameEnd::Resigned { loser: draughts::Color::White },
+            decisions: [0, 1, 1, 2, 4].map(decision).to_vec(),
+            resignation: search::ResignationRecord { enabled: false, would_have_resigned: None },
+        };
+        let links: Vec<_> = game_samples(&record).map(|s| s.reply_after).collect();
+        assert_eq!(links, [Some(1), Some(2), Some(1), None, None]);
     }
 
     #[test]

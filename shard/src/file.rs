@@ -3,7 +3,7 @@
 //! ```text
 //! offset size  field (little-endian)
 //!  0     8     magic "CKZSHARD"
-//!  8     2     format version (1)
+//!  8     2     format version (2; version 1, without the opponent's reply, is read too)
 //! 10     2     reserved, 0
 //! 12     4     count: samples in the payload
 //! 16     8     payload length in bytes
@@ -25,8 +25,11 @@ use support::write_atomic;
 
 /// The first 8 bytes of every shard file.
 pub const MAGIC: [u8; 8] = *b"CKZSHARD";
-/// The shard layout this build writes and reads.
-pub const FORMAT_VERSION: u16 = 1;
+/// The shard layout this build writes (and reads, with [`OLDEST_READ_VERSION`] and on).
+pub const FORMAT_VERSION: u16 = 2;
+/// The oldest layout this build reads: version 1's records are version 2's without the
+/// opponent's reply.
+pub const OLDEST_READ_VERSION: u16 = 1;
 /// Larger files are refused before they are read (a shard of a few thousand samples is ~100 KB).
 pub const MAX_SHARD_BYTES: u64 = 256 << 20;
 const HEADER_BYTES: usize = 48;
@@ -162,7 +165,7 @@ fn parse(path: &Path, mut bytes: Vec<u8>) -> Result<Shard, ShardError> {
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
     let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-    if version != FORMAT_VERSION {
+    if !(OLDEST_READ_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(ShardError::UnsupportedVersion {
             path: path_buf(),
             version,
@@ -218,6 +221,7 @@ mod tests {
                 result: (i % 3) as i8 - 1,
                 plies_to_end: i as u16,
                 full_search: i % 2 == 0,
+                reply_after: (i % 4 == 1).then_some(2),
             })
             .collect()
     }
@@ -268,8 +272,19 @@ mod tests {
         assert!(error_for(b"PK\x03\x04 definitely a zip file, not a shard at all, no no no")
             .contains("not a trajectory shard"));
         let mut future = bytes.clone();
-        future[8] = 2;
-        assert!(error_for(&future).contains("version 2"));
+        future[8] = 3;
+        assert!(error_for(&future).contains("version 3"));
+    }
+
+    #[test]
+    fn a_version_1_shard_of_a_real_run_reads_without_replies() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/shard_file/a.shard");
+        let bytes = fs::read(&path).unwrap();
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 1, "the seed is a version-1 shard");
+        let shard = read_shard(&path).unwrap();
+        assert!(!shard.records.is_empty());
+        assert!(shard.records.iter().all(|r| r.reply_after().is_none()));
+        assert!(shard.records.iter().any(|r| r.policy().len() > 1));
     }
 
     #[test]

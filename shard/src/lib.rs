@@ -14,7 +14,7 @@ pub mod scan;
 
 pub use file::{
     read_shard, write_shard, EncodedShard, Shard, ShardHeader, FORMAT_VERSION, MAGIC,
-    MAX_SHARD_BYTES,
+    MAX_SHARD_BYTES, OLDEST_READ_VERSION,
 };
 pub use record::{RecordError, RecordView, Records};
 pub use sample::Sample;
@@ -48,7 +48,7 @@ pub enum ShardError {
         path: PathBuf,
     },
     /// A shard of another format version.
-    #[error("{path}: shard format version {version} is not supported (this build reads version {supported})")]
+    #[error("{path}: shard format version {version} is not supported (this build reads versions {} to {supported})", file::OLDEST_READ_VERSION)]
     UnsupportedVersion {
         /// The shard file.
         path: PathBuf,

@@ -7,7 +7,8 @@
 //!  4     4     white pieces
 //!  8     4     kings of both sides
 //! 12     4     captured so far (capture in progress)
-//! 16     1     flags: bit 0 White to move, bit 1 full search, bit 2 a capture is in progress
+//! 16     1     flags: bit 0 White to move, bit 1 full search, bit 2 a capture is in progress,
+//!              bit 3 the opponent's reply is known (format version 2)
 //! 17     1     the capturing piece's square index (0 when none)
 //! 18     2     no-progress plies
 //! 20     1     repetitions
@@ -15,13 +16,14 @@
 //! 22     2     plies to the end
 //! 24     2     search value, i16 = round(value * 32767)
 //! 26     1     n = policy entries
-//! 27     3n    (policy index u8, probability u16 = round(p * 65535)), indices strictly increasing
+//! 27     1     only with flag bit 3: the reply is this many records on (1..=255, same shard)
+//! 27|28  3n    (policy index u8, probability u16 = round(p * 65535)), indices strictly increasing
 //! ```
 
 use crate::sample::Sample;
 use draughts::{Bitboard, Color, Observation, Position, PositionError, Square, Step};
 
-/// Bytes of a record before its policy entries.
+/// Bytes of a record before its policy entries, without the reply's byte.
 pub const FIXED_BYTES: usize = 27;
 /// Bytes of one policy entry.
 pub const ENTRY_BYTES: usize = 3;
@@ -29,6 +31,7 @@ pub const ENTRY_BYTES: usize = 3;
 const FLAG_WHITE: u8 = 1;
 const FLAG_FULL: u8 = 2;
 const FLAG_CAPTURING: u8 = 4;
+const FLAG_REPLY: u8 = 8;
 const VALUE_SCALE: f32 = i16::MAX as f32;
 const PROB_SCALE: f32 = u16::MAX as f32;
 
@@ -85,6 +88,12 @@ pub enum RecordError {
     /// The payload ends inside the record's policy entries.
     #[error("the payload ends inside the sample's policy")]
     TruncatedPolicy,
+    /// The opponent's reply is said to be 0 records on, or past the shard's last record.
+    #[error("the opponent's reply is {after} samples on, outside the shard")]
+    ReplyOutside {
+        /// The stored distance.
+        after: u8,
+    },
     /// The stored squares are not a position.
     #[error("not a position")]
     Position(#[source] PositionError),
@@ -135,6 +144,9 @@ pub fn encode(sample: &Sample, out: &mut Vec<u8>) -> Result<(), RecordError> {
     if obs.moving_piece.is_some() {
         flags |= FLAG_CAPTURING;
     }
+    if sample.reply_after.is_some() {
+        flags |= FLAG_REPLY;
+    }
     let kings = pos.kings(Color::Black) | pos.kings(Color::White);
     for word in [pos.pieces(Color::Black), pos.pieces(Color::White), kings, obs.captured_so_far] {
         out.extend_from_slice(&word.0.to_le_bytes());
@@ -149,6 +161,9 @@ pub fn encode(sample: &Sample, out: &mut Vec<u8>) -> Result<(), RecordError> {
         &((sample.search_value.clamp(-1.0, 1.0) * VALUE_SCALE).round() as i16).to_le_bytes(),
     );
     out.push(policy.len() as u8); // at most 128 distinct indices below 128
+    if let Some(after) = sample.reply_after {
+        out.push(after);
+    }
     for (index, p) in policy {
         out.push(index);
         out.extend_from_slice(&((p * PROB_SCALE).round() as u16).to_le_bytes());
@@ -176,6 +191,10 @@ impl Records {
         for index in 0..count {
             let rest = &bytes[at..];
             let len = validate(rest).map_err(|reason| (index, reason))?;
+            let reply = RecordView { bytes: rest }.reply_after();
+            if let Some(after) = reply.filter(|&a| a == 0 || index + a as usize >= count) {
+                return Err((index, RecordError::ReplyOutside { after }));
+            }
             offsets.push(at as u32);
             at += len;
         }
@@ -208,6 +227,12 @@ impl Records {
     /// Sample `i`. Panics when `i >= len()`, like slice indexing.
     pub fn get(&self, i: usize) -> RecordView<'_> {
         RecordView { bytes: &self.bytes[self.offsets[i] as usize..] }
+    }
+
+    /// The opponent's reply to sample `i` (see [`Sample::reply_after`]), if known. Panics when
+    /// `i >= len()`.
+    pub fn reply(&self, i: usize) -> Option<RecordView<'_>> {
+        self.get(i).reply_after().map(|after| self.get(i + after as usize))
     }
 
     /// Every sample, in order.
@@ -278,10 +303,21 @@ impl<'a> RecordView<'a> {
         (self.u16_at(24) as i16 as f32 / VALUE_SCALE).max(-1.0)
     }
 
+    /// How many records on the opponent's reply is (see [`Sample::reply_after`]).
+    pub fn reply_after(&self) -> Option<u8> {
+        (self.bytes[16] & FLAG_REPLY != 0).then(|| self.bytes[FIXED_BYTES])
+    }
+
+    /// Where the policy entries start: after the fixed fields and the reply's byte, if any.
+    fn policy_start(&self) -> usize {
+        FIXED_BYTES + usize::from(self.bytes[16] & FLAG_REPLY != 0)
+    }
+
     /// The visit distribution: (policy index, probability), indices increasing.
     pub fn policy(&self) -> impl ExactSizeIterator<Item = (u8, f32)> + 'a {
         let n = self.bytes[26] as usize;
-        self.bytes[FIXED_BYTES..FIXED_BYTES + n * ENTRY_BYTES]
+        let start = self.policy_start();
+        self.bytes[start..start + n * ENTRY_BYTES]
             .chunks_exact(ENTRY_BYTES)
             .map(|e| (e[0], u16::from_le_bytes([e[1], e[2]]) as f32 / PROB_SCALE))
     }
@@ -295,6 +331,7 @@ impl<'a> RecordView<'a> {
             result: self.result(),
             plies_to_end: self.plies_to_end(),
             full_search: self.full_search(),
+            reply_after: self.reply_after(),
         }
     }
 }
@@ -304,15 +341,15 @@ fn validate(bytes: &[u8]) -> Result<usize, RecordError> {
     if bytes.len() < FIXED_BYTES {
         return Err(RecordError::Truncated);
     }
-    let len = FIXED_BYTES + bytes[26] as usize * ENTRY_BYTES;
+    let view = RecordView { bytes };
+    let len = view.policy_start() + bytes[26] as usize * ENTRY_BYTES;
     if bytes.len() < len {
         return Err(RecordError::TruncatedPolicy);
     }
-    let view = RecordView { bytes };
     let (black, white, kings) = (view.bitboard_at(0), view.bitboard_at(4), view.bitboard_at(8));
     Position::new(black, white, kings, Color::Black).map_err(RecordError::Position)?;
     let flags = bytes[16];
-    if flags & !(FLAG_WHITE | FLAG_FULL | FLAG_CAPTURING) != 0 {
+    if flags & !(FLAG_WHITE | FLAG_FULL | FLAG_CAPTURING | FLAG_REPLY) != 0 {
         return Err(RecordError::Flags { flags });
     }
     let square = bytes[17];
@@ -352,6 +389,7 @@ mod tests {
             result: -1,
             plies_to_end: 31,
             full_search: true,
+            reply_after: None,
         }
     }
 
@@ -381,6 +419,35 @@ mod tests {
         let again =
             Records::parse(Records::encode_all(std::slice::from_ref(&read)).unwrap(), 1).unwrap();
         assert_eq!(again.get(0).to_sample(), read);
+    }
+
+    #[test]
+    fn the_opponents_reply_is_found_in_the_shard_and_one_outside_it_is_refused() {
+        let mover = Sample { reply_after: Some(2), ..sample() };
+        let continuation = Sample { reply_after: Some(1), ..sample() };
+        let reply = Sample { policy: vec![(5, 1.0)], ..sample() };
+        let samples = [mover.clone(), continuation, reply];
+        let records = Records::parse(Records::encode_all(&samples).unwrap(), 3).unwrap();
+        let indices: Vec<u8> = records.get(0).policy().map(|(index, _)| index).collect();
+        assert_eq!(indices, [3, 90], "the policy after the reply's byte");
+        assert_eq!(records.get(0).reply_after(), Some(2));
+        assert_eq!(records.reply(0).unwrap().policy().collect::<Vec<_>>(), [(5, 1.0)]);
+        assert_eq!(records.reply(1).unwrap().to_sample(), records.get(2).to_sample());
+        assert!(records.reply(2).is_none());
+        assert_eq!(
+            records.heap_bytes(),
+            2 * (FIXED_BYTES + 1 + 2 * ENTRY_BYTES) + FIXED_BYTES + ENTRY_BYTES + 3 * 4
+        );
+        let past = Records::encode_all(&samples[..2]).unwrap();
+        assert_eq!(
+            Records::parse(past, 2).unwrap_err(),
+            (0, RecordError::ReplyOutside { after: 2 })
+        );
+        let zero = Records::encode_all(&[Sample { reply_after: Some(0), ..sample() }]).unwrap();
+        assert_eq!(
+            Records::parse(zero, 1).unwrap_err(),
+            (0, RecordError::ReplyOutside { after: 0 })
+        );
     }
 
     #[test]

@@ -18,4 +18,9 @@ pub struct Sample {
     pub plies_to_end: u16,
     /// Whether the search was a full one (only those are policy targets; playout-cap randomisation).
     pub full_search: bool,
+    /// How many samples after this one, in the same shard, is the opponent's reply: the searched
+    /// decision at the next ply of the same game, whose visit distribution is the target of the
+    /// trainer's opponent's-reply head. `None` when the reply was forced (not searched), the game
+    /// ended first, or it is further than 255 samples on.
+    pub reply_after: Option<u8>,
 }

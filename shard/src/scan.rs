@@ -71,6 +71,7 @@ mod tests {
             result: 0,
             plies_to_end: tag,
             full_search: true,
+            reply_after: None,
         }
     }
 

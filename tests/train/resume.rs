@@ -17,7 +17,7 @@ fn snapshot(trainer: &Trainer) -> BTreeMap<String, Tensor> {
         trainer.net().var_store().variables().into_iter().map(|(k, v)| (k, v.copy())).collect();
     all.extend(trainer.optimizer().state().into_iter().map(|(k, v)| (k, v.copy())));
     if let Some(aux) = trainer.aux_heads() {
-        all.extend(aux.state().into_iter().map(|(k, v)| (k, v.copy())));
+        all.extend(aux.state().tensors.into_iter().map(|(k, v)| (k, v.copy())));
     }
     all
 }
@@ -157,17 +157,18 @@ fn a_resumed_adamw_run_continues_exactly() {
 }
 
 #[test]
-fn a_resumed_run_with_the_soft_policy_head_continues_exactly() {
+fn a_resumed_run_with_the_auxiliary_heads_continues_exactly() {
     let optimizer = OptimizerConfig::AdamW { beta1: 0.9, beta2: 0.999, eps: 1e-8 };
     resume_matches_an_uninterrupted_run(TrainConfig {
         optimizer,
         soft_policy_weight: 2.0,
+        reply_policy_weight: 0.5,
         ..quick_config(10)
     });
 }
 
 #[test]
-fn the_soft_policy_head_lives_in_the_state_only_and_a_state_without_it_resumes_with_a_fresh_one() {
+fn the_auxiliary_heads_live_in_the_state_only_and_one_the_state_lacks_starts_fresh() {
     let dir = tempfile::tempdir().unwrap();
     let paths = run_with_shards(dir.path(), 1000);
     let (mut plain, _) = open(&paths, quick_config(5));
@@ -178,7 +179,7 @@ fn the_soft_policy_head_lives_in_the_state_only_and_a_state_without_it_resumes_w
     let soft = TrainConfig { soft_policy_weight: 1.0, ..quick_config(5) };
     let (mut trainer, opened) = open(&paths, soft.clone());
     assert_eq!(opened.resumed_from, Some(state_path(&paths.states, 5)));
-    assert!(opened.fresh_aux_heads, "the state of step 5 has no head");
+    assert_eq!(opened.fresh_aux_heads, [train::aux_heads::AuxTarget::SoftPolicy]);
     let at_5 = snapshot(&trainer);
     assert_eq!(train_to(dir.path(), &mut trainer, 10), 5);
     let at_10 = snapshot(&trainer);
@@ -193,9 +194,18 @@ fn the_soft_policy_head_lives_in_the_state_only_and_a_state_without_it_resumes_w
     let candidate = model::checkpoint::load(&net, None, Device::Cpu).unwrap();
     assert!(candidate.extras.tensors.is_empty(), "{:?}", candidate.extras.tensors.keys());
 
-    let (resumed, opened) = open(&paths, soft);
-    assert!(!opened.fresh_aux_heads);
+    let (resumed, opened) = open(&paths, soft.clone());
+    assert!(opened.fresh_aux_heads.is_empty());
     assert_same(&at_10, &snapshot(&resumed));
+    drop(resumed);
+
+    let both = TrainConfig { reply_policy_weight: 0.5, ..soft };
+    let (mut trainer, opened) = open(&paths, both);
+    assert_eq!(opened.fresh_aux_heads, [train::aux_heads::AuxTarget::ReplyPolicy]);
+    let before = snapshot(&trainer)["aux.reply_policy.fc.weight"].copy();
+    assert_eq!(train_to(dir.path(), &mut trainer, 15), 5);
+    let moved = (&before - &snapshot(&trainer)["aux.reply_policy.fc.weight"]).abs();
+    assert!(moved.max().double_value(&[]) > 0.0, "the reply head trains on the linked replies");
 }
 
 #[test]

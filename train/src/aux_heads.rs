@@ -1,97 +1,187 @@
-//! The trainer's auxiliary heads: KataGo's soft-policy target, a second policy head on the net's
-//! trunk that learns the visit distribution raised to the power 1/4 (renormalised), so that the
-//! body also learns to tell apart the moves the search barely visits. The heads' variables and
-//! optimizer buffers are stored in the training state beside the net's (tensors `aux.*` and
-//! `optim.<i>.aux.*`, metadata `train.aux_updates`), never in a net checkpoint: exports and play
-//! see the net unchanged. Built only when `train.soft_policy_weight` is above 0.
+//! The trainer's auxiliary heads: policy heads on the net's trunk that learn targets the net
+//! itself does not predict, so that the shared body learns from more than the main targets.
+//!
+//! - soft policy (KataGo): the visit distribution raised to the power 1/4, renormalised, on the
+//!   full-search samples: the body also learns to rank the moves the search barely visits;
+//! - opponent's reply (KataGo's paper): the visit distribution of the opponent's next decision
+//!   (in the opponent's frame), where that decision had a full search.
+//!
+//! Each head has its own var store and optimizer; its variables and buffers are stored in the
+//! training state beside the net's (tensors `aux.<head>.*` and `optim.<i>.aux.<head>.*`, metadata
+//! `train.aux.<head>.updates`), never in a net checkpoint: exports and play see the net unchanged.
+//! A head is built when its loss weight is above 0; one the state does not hold starts fresh.
 
 use crate::error::StateError;
 use crate::optim::Optimizer;
-use model::{AuxPolicyHead, NetConfig};
+use model::{AuxPolicyHead, Extras, NetConfig};
 use runconfig::TrainConfig;
-use std::collections::BTreeMap;
 use tch::{nn, Device, Tensor};
-
-/// The root of the heads' variable names.
-const ROOT: &str = "aux";
 
 /// The power the visit distribution is raised to for the soft-policy target.
 pub const SOFT_POLICY_POWER: f64 = 0.25;
 
-/// The auxiliary heads, their variables and their optimizer.
+/// What an auxiliary head learns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AuxTarget {
+    /// The visit distribution to the power [`SOFT_POLICY_POWER`] (`train.soft_policy_weight`).
+    SoftPolicy,
+    /// The opponent's reply's visit distribution (`train.reply_policy_weight`).
+    ReplyPolicy,
+}
+
+impl AuxTarget {
+    const ALL: [AuxTarget; 2] = [AuxTarget::SoftPolicy, AuxTarget::ReplyPolicy];
+
+    /// The head's name in variable names, metadata and TensorBoard.
+    pub fn name(self) -> &'static str {
+        match self {
+            AuxTarget::SoftPolicy => "soft_policy",
+            AuxTarget::ReplyPolicy => "reply_policy",
+        }
+    }
+
+    /// The weight of its loss in `config`.
+    pub fn weight(self, config: &TrainConfig) -> f32 {
+        match self {
+            AuxTarget::SoftPolicy => config.soft_policy_weight,
+            AuxTarget::ReplyPolicy => config.reply_policy_weight,
+        }
+    }
+
+    /// The metadata key of its optimizer's update count.
+    fn updates_key(self) -> &'static str {
+        match self {
+            AuxTarget::SoftPolicy => "train.aux.soft_policy.updates",
+            AuxTarget::ReplyPolicy => "train.aux.reply_policy.updates",
+        }
+    }
+}
+
+/// One head with its variables and optimizer.
+#[derive(Debug)]
+struct AuxHead {
+    target: AuxTarget,
+    vs: nn::VarStore,
+    layers: AuxPolicyHead,
+    optimizer: Optimizer,
+}
+
+/// The auxiliary heads the config trains.
 #[derive(Debug)]
 pub struct AuxHeads {
-    vs: nn::VarStore,
-    soft_policy: AuxPolicyHead,
-    optimizer: Optimizer,
+    heads: Vec<AuxHead>,
+}
+
+/// The heads' logits for a batch, `[B, 128]` each (illegal steps not masked).
+#[derive(Debug, Default)]
+pub struct AuxLogits {
+    /// The soft-policy head's.
+    pub soft_policy: Option<Tensor>,
+    /// The opponent's-reply head's.
+    pub reply_policy: Option<Tensor>,
 }
 
 impl AuxHeads {
     /// Fresh heads for a net of `net_config`, or `None` when `config` trains no auxiliary target.
     pub fn of(net_config: &NetConfig, config: &TrainConfig, device: Device) -> Option<AuxHeads> {
-        if config.soft_policy_weight == 0.0 {
-            return None;
-        }
-        let vs = nn::VarStore::new(device);
-        let soft_policy = AuxPolicyHead::new(&(vs.root() / ROOT / "soft_policy"), net_config);
-        let optimizer = Optimizer::new(&vs, &config.optimizer, config.weight_decay);
-        Some(AuxHeads { vs, soft_policy, optimizer })
+        let heads: Vec<AuxHead> = AuxTarget::ALL
+            .into_iter()
+            .filter(|target| target.weight(config) > 0.0)
+            .map(|target| {
+                let vs = nn::VarStore::new(device);
+                let layers = AuxPolicyHead::new(&(vs.root() / "aux" / target.name()), net_config);
+                let optimizer = Optimizer::new(&vs, &config.optimizer, config.weight_decay);
+                AuxHead { target, vs, layers, optimizer }
+            })
+            .collect();
+        (!heads.is_empty()).then_some(AuxHeads { heads })
     }
 
-    /// The soft-policy head's logits `[B, 128]` from the net's trunk (illegal steps not masked).
-    pub fn soft_policy(&self, trunk: &Tensor, train: bool) -> Tensor {
-        self.soft_policy.forward_t(trunk, train)
+    /// The targets of the heads, in order.
+    pub fn targets(&self) -> impl Iterator<Item = AuxTarget> + '_ {
+        self.heads.iter().map(|h| h.target)
     }
 
-    /// The heads' optimizer: it steps with the net's, at the same learning rate.
-    pub fn optimizer_mut(&mut self) -> &mut Optimizer {
-        &mut self.optimizer
-    }
-
-    /// Updates the heads' optimizer has applied (stored as `train.aux_updates`).
-    pub fn updates(&self) -> u64 {
-        self.optimizer.updates()
-    }
-
-    /// The tensors a training state stores for the heads: their variables by name (`aux.*`) and
-    /// their optimizer buffers (`optim.<i>.aux.*`).
-    pub fn state(&self) -> BTreeMap<String, Tensor> {
-        let mut state = self.optimizer.state();
-        state.extend(self.vs.variables());
-        state
-    }
-
-    /// Takes the heads' variables and optimizer buffers from a training state's extra tensors.
-    /// A state with none of them (saved without auxiliary heads) leaves the heads fresh and
-    /// returns `false`; one with some but not all, or of another shape, is an error.
-    pub fn restore(
-        &mut self,
-        tensors: &BTreeMap<String, Tensor>,
-        updates: u64,
-    ) -> Result<bool, StateError> {
-        let variables = self.vs.variables();
-        if !variables.keys().any(|name| tensors.contains_key(name)) {
-            return Ok(false);
-        }
-        for (name, var) in &variables {
-            let Some(stored) = tensors.get(name) else {
-                return Err(StateError::MissingAuxVariable { name: name.clone() });
-            };
-            if stored.size() != var.size() {
-                return Err(StateError::AuxVariableShape {
-                    name: name.clone(),
-                    found: stored.size(),
-                    expected: var.size(),
-                });
+    /// Each head's logits from the net's trunk (`train` as for the net's forward pass).
+    pub fn logits(&self, trunk: &Tensor, train: bool) -> AuxLogits {
+        let mut logits = AuxLogits::default();
+        for head in &self.heads {
+            let out = Some(head.layers.forward_t(trunk, train));
+            match head.target {
+                AuxTarget::SoftPolicy => logits.soft_policy = out,
+                AuxTarget::ReplyPolicy => logits.reply_policy = out,
             }
         }
-        self.optimizer.load_state(tensors, updates)?;
-        tch::no_grad(|| {
-            for (name, mut var) in variables {
-                var.copy_(&tensors[&name].to_kind(var.kind()).to_device(var.device()));
+        logits
+    }
+
+    /// Zeroes the heads' gradients.
+    pub fn zero_grad(&mut self) {
+        self.heads.iter_mut().for_each(|h| h.optimizer.zero_grad());
+    }
+
+    /// Clips each head's gradient to `max_norm` on its own (as [`Optimizer::clip_grad_norm`]);
+    /// returns the norm over all heads before clipping.
+    pub fn clip_grad_norm(&mut self, max_norm: f64) -> f64 {
+        let squares: f64 =
+            self.heads.iter_mut().map(|h| h.optimizer.clip_grad_norm(max_norm).powi(2)).sum();
+        squares.sqrt()
+    }
+
+    /// One update of every head at learning rate `lr`.
+    pub fn step(&mut self, lr: f64) {
+        self.heads.iter_mut().for_each(|h| h.optimizer.step(lr));
+    }
+
+    /// What a training state stores for the heads: tensors (their variables by name, `aux.*`,
+    /// and their optimizer buffers, `optim.<i>.aux.*`) and metadata (update counts).
+    pub fn state(&self) -> Extras {
+        let mut extras = Extras::default();
+        for head in &self.heads {
+            extras.tensors.extend(head.optimizer.state());
+            extras.tensors.extend(head.vs.variables());
+            extras
+                .meta
+                .insert(head.target.updates_key().into(), head.optimizer.updates().to_string());
+        }
+        extras
+    }
+
+    /// Takes each head's variables, optimizer buffers and update count from a training state's
+    /// extras. A head the state has none of stays fresh; the fresh heads are returned. A head
+    /// stored in part, or in another shape, is an error.
+    pub fn restore(&mut self, stored: &Extras) -> Result<Vec<AuxTarget>, StateError> {
+        let mut fresh = Vec::new();
+        for head in &mut self.heads {
+            let variables = head.vs.variables();
+            if !variables.keys().any(|name| stored.tensors.contains_key(name)) {
+                fresh.push(head.target);
+                continue;
             }
-        });
-        Ok(true)
+            for (name, var) in &variables {
+                let Some(tensor) = stored.tensors.get(name) else {
+                    return Err(StateError::MissingAuxVariable { name: name.clone() });
+                };
+                if tensor.size() != var.size() {
+                    return Err(StateError::AuxVariableShape {
+                        name: name.clone(),
+                        found: tensor.size(),
+                        expected: var.size(),
+                    });
+                }
+            }
+            let key = head.target.updates_key();
+            let text = stored.meta.get(key).ok_or(StateError::MissingEntry { key })?;
+            let updates =
+                text.parse().map_err(|_| StateError::NotANumber { key, text: text.clone() })?;
+            head.optimizer.load_state(&stored.tensors, updates)?;
+            tch::no_grad(|| {
+                for (name, mut var) in variables {
+                    var.copy_(&stored.tensors[&name].to_kind(var.kind()).to_device(var.device()));
+                }
+            });
+        }
+        Ok(fresh)
     }
 }
 
@@ -113,8 +203,12 @@ mod tests {
         NetConfig::Sparse(SparseConfig { accumulator: 8, hidden: 4, layers: 1 })
     }
 
-    fn config(weight: f32) -> TrainConfig {
-        TrainConfig { soft_policy_weight: weight, ..TrainConfig::default() }
+    fn config(soft: f32, reply: f32) -> TrainConfig {
+        TrainConfig {
+            soft_policy_weight: soft,
+            reply_policy_weight: reply,
+            ..TrainConfig::default()
+        }
     }
 
     #[test]
@@ -133,28 +227,37 @@ mod tests {
     }
 
     #[test]
-    fn no_heads_without_their_weight() {
-        assert!(AuxHeads::of(&sparse(), &config(0.0), Device::Cpu).is_none());
-        assert!(AuxHeads::of(&sparse(), &config(1.0), Device::Cpu).is_some());
+    fn a_head_for_each_weight_above_zero() {
+        let targets = |soft, reply| {
+            AuxHeads::of(&sparse(), &config(soft, reply), Device::Cpu)
+                .map(|heads| heads.targets().collect::<Vec<_>>())
+        };
+        assert_eq!(targets(0.0, 0.0), None);
+        assert_eq!(targets(1.0, 0.0), Some(vec![AuxTarget::SoftPolicy]));
+        assert_eq!(targets(0.0, 0.2), Some(vec![AuxTarget::ReplyPolicy]));
+        assert_eq!(targets(1.0, 0.2).unwrap().len(), 2);
     }
 
     #[test]
-    fn the_heads_round_trip_through_their_state_and_a_state_without_them_keeps_them_fresh() {
+    fn the_heads_round_trip_and_a_head_the_state_lacks_starts_fresh() {
         tch::manual_seed(1);
-        let heads = AuxHeads::of(&sparse(), &config(1.0), Device::Cpu).unwrap();
+        let heads = AuxHeads::of(&sparse(), &config(1.0, 0.0), Device::Cpu).unwrap();
         let state = heads.state();
-        assert!(state.keys().all(|name| name.starts_with("aux.") || name.starts_with("optim.")));
-        assert!(state.contains_key("aux.soft_policy.weight"), "{:?}", state.keys());
+        let names: Vec<&String> = state.tensors.keys().collect();
+        assert!(
+            names.iter().all(|n| n.starts_with("aux.") || n.starts_with("optim.")),
+            "{names:?}"
+        );
+        assert!(state.tensors.contains_key("aux.soft_policy.weight"), "{names:?}");
         tch::manual_seed(2);
-        let mut other = AuxHeads::of(&sparse(), &config(1.0), Device::Cpu).unwrap();
+        let mut both = AuxHeads::of(&sparse(), &config(1.0, 0.2), Device::Cpu).unwrap();
         let trunk = Tensor::ones([1, 8], (tch::Kind::Float, Device::Cpu));
-        assert_ne!(other.soft_policy(&trunk, false), heads.soft_policy(&trunk, false));
-        assert!(!other.restore(&BTreeMap::new(), 0).unwrap(), "nothing stored: fresh heads");
-        assert!(other.restore(&state, 3).unwrap());
-        assert_eq!(other.soft_policy(&trunk, false), heads.soft_policy(&trunk, false));
-        assert_eq!(other.updates(), 3);
-        let mut partial = state;
-        partial.remove("aux.soft_policy.bias");
-        assert!(matches!(other.restore(&partial, 3), Err(StateError::MissingAuxVariable { .. })));
+        let soft = |h: &AuxHeads| h.logits(&trunk, false).soft_policy.unwrap();
+        assert_ne!(soft(&both), soft(&heads));
+        assert_eq!(both.restore(&state).unwrap(), [AuxTarget::ReplyPolicy]);
+        assert_eq!(soft(&both), soft(&heads), "the stored head is restored");
+        let mut partial = heads.state();
+        partial.tensors.remove("aux.soft_policy.bias");
+        assert!(matches!(both.restore(&partial), Err(StateError::MissingAuxVariable { .. })));
     }
 }

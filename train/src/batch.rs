@@ -27,6 +27,12 @@ pub struct HostBatch {
     value_weight: Vec<f32>,
     /// `[B]` plies to the end.
     moves_left: Vec<f32>,
+    /// `[B, 128]` the opponent's reply's visit distribution, normalised; 0 off its support.
+    reply_policy: Vec<f32>,
+    /// `[B, 128]` the reply's legal steps (its policy's support).
+    reply_legal: Vec<bool>,
+    /// `[B]` 1 for samples whose reply is known and had a full search, else 0.
+    reply_weight: Vec<f32>,
 }
 
 /// A batch of tensors, in host memory ([`HostBatch::to_tensors`]) or on the device
@@ -47,6 +53,13 @@ pub struct Batch {
     pub value_weight: Tensor,
     /// Float `[B]` decision points to the end of the game.
     pub moves_left: Tensor,
+    /// Float `[B, 128]` the opponent's reply's visit distributions, normalised, 0 off its legal
+    /// steps (in the opponent's frame).
+    pub reply_policy: Tensor,
+    /// Bool `[B, 128]` the reply's legal steps.
+    pub reply_legal: Tensor,
+    /// Float `[B]`: 1 for samples whose reply is a target (known, with a full search), else 0.
+    pub reply_weight: Tensor,
 }
 
 /// What a sample's value target is made of.
@@ -72,10 +85,33 @@ pub fn wdl_target(result: i8, search_value: f32, search_weight: f32) -> [f32; 3]
     std::array::from_fn(|i| (1.0 - search_weight) * outcome[i] + search_weight * search[i])
 }
 
+/// Appends a row of 128 to `policy` and `legal`: `record`'s visit distribution, normalised, and
+/// its support (zeros without a record). Returns the sum of the stored probabilities.
+fn push_policy(
+    policy: &mut Vec<f32>,
+    legal: &mut Vec<bool>,
+    record: Option<RecordView<'_>>,
+) -> f32 {
+    let at = policy.len();
+    policy.resize(at + POLICY_SIZE, 0.0);
+    legal.resize(at + POLICY_SIZE, false);
+    let mut total = 0.0;
+    for (index, p) in record.iter().flat_map(|r| r.policy()) {
+        policy[at + index as usize] = p;
+        legal[at + index as usize] = true;
+        total += p;
+    }
+    if total > 0.0 {
+        policy[at..].iter_mut().for_each(|p| *p /= total);
+    }
+    total
+}
+
 impl HostBatch {
     /// Empties the buffers, keeping their capacity.
     pub fn clear(&mut self) {
         self.legal.clear();
+        self.reply_legal.clear();
         for buf in [
             &mut self.inputs,
             &mut self.policy,
@@ -83,6 +119,8 @@ impl HostBatch {
             &mut self.wdl,
             &mut self.value_weight,
             &mut self.moves_left,
+            &mut self.reply_policy,
+            &mut self.reply_weight,
         ] {
             buf.clear();
         }
@@ -98,25 +136,24 @@ impl HostBatch {
         self.moves_left.is_empty()
     }
 
-    /// Appends one position, encoded as `input`, with its targets.
-    pub fn push(&mut self, record: RecordView<'_>, input: Input, values: ValueTargets) {
+    /// Appends one position, encoded as `input`, with its targets; `reply` is the record of the
+    /// opponent's reply, if known (see `shard::Records::reply`).
+    pub fn push(
+        &mut self,
+        record: RecordView<'_>,
+        reply: Option<RecordView<'_>>,
+        input: Input,
+        values: ValueTargets,
+    ) {
         let at = self.inputs.len();
         self.inputs.resize(at + input.size(), 0.0);
         let observation = record.observation();
         input.encode_into(&observation, &mut self.inputs[at..]);
-        let at = self.policy.len();
-        self.policy.resize(at + POLICY_SIZE, 0.0);
-        self.legal.resize(at + POLICY_SIZE, false);
-        let mut total = 0.0;
-        for (index, p) in record.policy() {
-            self.policy[at + index as usize] = p;
-            self.legal[at + index as usize] = true;
-            total += p;
-        }
-        if total > 0.0 {
-            self.policy[at..].iter_mut().for_each(|p| *p /= total);
-        }
+        let total = push_policy(&mut self.policy, &mut self.legal, Some(record));
         self.policy_weight.push(f32::from(u8::from(record.full_search() && total > 0.0)));
+        let reply = reply.filter(|r| r.full_search());
+        let total = push_policy(&mut self.reply_policy, &mut self.reply_legal, reply);
+        self.reply_weight.push(f32::from(u8::from(total > 0.0)));
         self.wdl.extend(wdl_target(record.result(), record.search_value(), values.search_weight));
         let quiet = || observation.moving_piece.is_none() && !observation.position.has_capture();
         self.value_weight.push(f32::from(u8::from(!values.quiet_only || quiet())));
@@ -148,6 +185,9 @@ impl HostBatch {
             wdl: put(Tensor::from_slice(&self.wdl), &[b, 3]),
             value_weight: put(Tensor::from_slice(&self.value_weight), &[b]),
             moves_left: put(Tensor::from_slice(&self.moves_left), &[b]),
+            reply_policy: put(Tensor::from_slice(&self.reply_policy), &[b, POLICY_SIZE as i64]),
+            reply_legal: put(Tensor::from_slice(&self.reply_legal), &[b, POLICY_SIZE as i64]),
+            reply_weight: put(Tensor::from_slice(&self.reply_weight), &[b]),
         }
     }
 }
@@ -166,6 +206,9 @@ impl Batch {
             wdl: put(&self.wdl),
             value_weight: put(&self.value_weight),
             moves_left: put(&self.moves_left),
+            reply_policy: put(&self.reply_policy),
+            reply_legal: put(&self.reply_legal),
+            reply_weight: put(&self.reply_weight),
         }
     }
 }
@@ -190,7 +233,8 @@ impl Sampler {
     pub fn draw(&self, replay: &ReplayBuffer, rng: &mut SplitMix64, host: &mut HostBatch) -> Batch {
         host.clear();
         for _ in 0..self.batch_size {
-            host.push(replay.sample(rng), self.input, self.values);
+            let (record, reply) = replay.sample(rng);
+            host.push(record, reply, self.input, self.values);
         }
         host.to_tensors(self.input, self.device)
     }
@@ -210,6 +254,37 @@ mod tests {
     }
 
     #[test]
+    fn the_opponents_reply_is_a_target_where_it_had_a_full_search() {
+        let mut samples = crate::synthetic::synthetic_samples(8, 3);
+        crate::synthetic::link_replies(&mut samples);
+        let records =
+            shard::Records::parse(shard::Records::encode_all(&samples).unwrap(), samples.len())
+                .unwrap();
+        let values = ValueTargets { search_weight: 0.0, quiet_only: false };
+        let mut host = HostBatch::default();
+        for i in 0..records.len() {
+            host.push(records.get(i), records.reply(i), Input::Features, values);
+        }
+        for (i, &weight) in host.reply_weight.iter().enumerate() {
+            let reply = records.reply(i).filter(|r| r.full_search());
+            assert_eq!(weight, f32::from(u8::from(reply.is_some())), "sample {i}");
+            let row = &host.reply_policy[i * POLICY_SIZE..(i + 1) * POLICY_SIZE];
+            let legal = &host.reply_legal[i * POLICY_SIZE..(i + 1) * POLICY_SIZE];
+            match reply {
+                Some(reply) => {
+                    assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+                    let support: Vec<usize> =
+                        reply.policy().map(|(index, _)| index as usize).collect();
+                    let marked: Vec<usize> = (0..POLICY_SIZE).filter(|&k| legal[k]).collect();
+                    assert_eq!(marked, support, "the reply's own legal steps");
+                }
+                None => assert!(row.iter().all(|&p| p == 0.0) && !legal.contains(&true)),
+            }
+        }
+        assert!(host.reply_weight.contains(&1.0) && host.reply_weight.contains(&0.0));
+    }
+
+    #[test]
     fn quiet_value_targets_leave_out_the_positions_with_a_capture_pending() {
         let samples = crate::synthetic::synthetic_samples(400, 5);
         let records =
@@ -224,7 +299,7 @@ mod tests {
             let mut host = HostBatch::default();
             let values = ValueTargets { search_weight: 0.0, quiet_only };
             for record in records.iter() {
-                host.push(record, Input::Features, values);
+                host.push(record, None, Input::Features, values);
             }
             let expected: Vec<f32> =
                 quiet.iter().map(|&q| f32::from(u8::from(q || !quiet_only))).collect();

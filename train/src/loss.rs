@@ -6,12 +6,14 @@
 //! - value: cross-entropy of the WDL head against the (result, search value) mix, averaged over
 //!   the samples that are value targets;
 //! - moves left: Huber loss on plies to the end, both divided by `moves_left_scale`;
-//! - soft policy (with the auxiliary head, see [`crate::aux_heads`]): cross-entropy of its
-//!   legal-step policy against the visit distribution to the power 1/4, weighted as the policy.
+//! - with the auxiliary heads (see [`crate::aux_heads`]): soft policy, the cross-entropy of its
+//!   legal-step policy against the visit distribution to the power 1/4, weighted as the policy;
+//!   opponent's reply, the cross-entropy of its policy over the reply's legal steps against the
+//!   reply's visit distribution, averaged over the samples whose reply had a full search.
 //!
 //! L2 is applied by the optimizer as weight decay, not here.
 
-use crate::aux_heads::soft_policy_target;
+use crate::aux_heads::{soft_policy_target, AuxLogits};
 use crate::batch::Batch;
 use model::NetOutput;
 use runconfig::TrainConfig;
@@ -33,6 +35,8 @@ pub struct Losses {
     pub moves_left: Tensor,
     /// Cross-entropy of the soft-policy head against its target, when there is the head.
     pub soft_policy: Option<Tensor>,
+    /// Cross-entropy of the opponent's-reply head against its target, when there is the head.
+    pub reply_policy: Option<Tensor>,
     /// Mean entropy of the net's legal-step policy on the full-search samples.
     pub policy_entropy: Tensor,
     /// Share of the value targets whose most likely predicted outcome is the target's most likely
@@ -62,46 +66,50 @@ fn surprise_weights(
     base * (1.0 - share) + relative * share
 }
 
-/// Log-probabilities of `logits` over the legal steps of `batch`.
-fn legal_log_softmax(logits: &Tensor, batch: &Batch) -> Tensor {
-    let logits = logits.to_kind(Kind::Float).masked_fill(&batch.legal.logical_not(), ILLEGAL_LOGIT);
+/// Log-probabilities of `logits` over the steps `legal`.
+fn legal_log_softmax(logits: &Tensor, legal: &Tensor) -> Tensor {
+    let logits = logits.to_kind(Kind::Float).masked_fill(&legal.logical_not(), ILLEGAL_LOGIT);
     logits.log_softmax(-1, Kind::Float)
 }
 
-/// The losses of `out` (the net's heads on `batch.inputs`), and of `soft_logits` (the
-/// soft-policy head's, if any), against `batch`'s targets.
-pub fn losses(
-    out: &NetOutput,
-    soft_logits: Option<&Tensor>,
-    batch: &Batch,
-    config: &TrainConfig,
-) -> Losses {
-    let log_p = legal_log_softmax(&out.policy, batch);
-    let cross_entropy = -(&batch.policy * &log_p).sum_dim_intlist(-1, false, Kind::Float);
-    let weights = &surprise_weights(&batch.policy_weight, &batch.policy, &cross_entropy, config);
-    let weight_sum = weights.sum(Kind::Float).clamp_min(1.0);
-    let policy = (&cross_entropy * weights).sum(Kind::Float) / &weight_sum;
-    let entropy = -(log_p.exp() * &log_p).sum_dim_intlist(-1, false, Kind::Float);
-    let policy_entropy = ((entropy * weights).sum(Kind::Float) / &weight_sum).detach();
+/// Per sample, the cross-entropy of the log-probabilities `log_q` against `target`.
+fn cross_entropy(target: &Tensor, log_q: &Tensor) -> Tensor {
+    -(target * log_q).sum_dim_intlist(-1, false, Kind::Float)
+}
+
+/// The mean of the per-sample `values` weighted by `weights` (0 when the weights are all 0).
+fn weighted_mean(values: &Tensor, weights: &Tensor) -> Tensor {
+    (values * weights).sum(Kind::Float) / weights.sum(Kind::Float).clamp_min(1.0)
+}
+
+/// The losses of `out` (the net's heads on `batch.inputs`) and of `aux` (the auxiliary heads',
+/// those there are) against `batch`'s targets.
+pub fn losses(out: &NetOutput, aux: &AuxLogits, batch: &Batch, config: &TrainConfig) -> Losses {
+    let log_p = legal_log_softmax(&out.policy, &batch.legal);
+    let policy_cross_entropy = cross_entropy(&batch.policy, &log_p);
+    let weights =
+        &surprise_weights(&batch.policy_weight, &batch.policy, &policy_cross_entropy, config);
+    let policy = weighted_mean(&policy_cross_entropy, weights);
+    let policy_entropy = weighted_mean(&cross_entropy(&log_p.exp(), &log_p), weights).detach();
 
     let wdl = out.wdl.to_kind(Kind::Float);
     let value_weights = &batch.value_weight;
-    let value_weight_sum = value_weights.sum(Kind::Float).clamp_min(1.0);
-    let value_cross_entropy =
-        -(&batch.wdl * wdl.log_softmax(-1, Kind::Float)).sum_dim_intlist(-1, false, Kind::Float);
-    let value = (value_cross_entropy * value_weights).sum(Kind::Float) / &value_weight_sum;
+    let value =
+        weighted_mean(&cross_entropy(&batch.wdl, &wdl.log_softmax(-1, Kind::Float)), value_weights);
     let hits = wdl.argmax(-1, false).eq_tensor(&batch.wdl.argmax(-1, false)).to_kind(Kind::Float);
-    let value_accuracy = ((hits * value_weights).sum(Kind::Float) / &value_weight_sum).detach();
+    let value_accuracy = weighted_mean(&hits, value_weights).detach();
 
     let scale = f64::from(config.moves_left_scale);
     let predicted = out.moves_left.to_kind(Kind::Float).view([-1]) / scale;
     let moves_left = predicted.huber_loss(&(&batch.moves_left / scale), Reduction::Mean, 1.0);
 
-    let soft_policy = soft_logits.map(|logits| {
-        let target = soft_policy_target(&batch.policy);
-        let log_q = legal_log_softmax(logits, batch);
-        let cross_entropy = -(target * log_q).sum_dim_intlist(-1, false, Kind::Float);
-        (cross_entropy * weights).sum(Kind::Float) / &weight_sum
+    let soft_policy = aux.soft_policy.as_ref().map(|logits| {
+        let log_q = legal_log_softmax(logits, &batch.legal);
+        weighted_mean(&cross_entropy(&soft_policy_target(&batch.policy), &log_q), weights)
+    });
+    let reply_policy = aux.reply_policy.as_ref().map(|logits| {
+        let log_q = legal_log_softmax(logits, &batch.reply_legal);
+        weighted_mean(&cross_entropy(&batch.reply_policy, &log_q), &batch.reply_weight)
     });
 
     let mut total = &policy * f64::from(config.policy_weight)
@@ -110,12 +118,16 @@ pub fn losses(
     if let Some(soft) = &soft_policy {
         total += soft * f64::from(config.soft_policy_weight);
     }
+    if let Some(reply) = &reply_policy {
+        total += reply * f64::from(config.reply_policy_weight);
+    }
     Losses {
         total,
         policy: policy.detach(),
         value: value.detach(),
         moves_left: moves_left.detach(),
         soft_policy: soft_policy.map(|soft| soft.detach()),
+        reply_policy: reply_policy.map(|reply| reply.detach()),
         policy_entropy,
         value_accuracy,
     }

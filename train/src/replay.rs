@@ -126,14 +126,16 @@ impl ReplayBuffer {
         &self.added
     }
 
-    /// A position drawn uniformly from the window. Panics when the window is empty.
-    pub fn sample(&self, rng: &mut SplitMix64) -> RecordView<'_> {
+    /// A position drawn uniformly from the window, with the opponent's reply to it when its
+    /// shard knows it. Panics when the window is empty.
+    pub fn sample(&self, rng: &mut SplitMix64) -> (RecordView<'_>, Option<RecordView<'_>>) {
         let len = self.len() as u64;
         assert!(len > 0, "sampling an empty replay window");
         let global = self.seen - len + rng.below(len);
         let i = self.shards.partition_point(|s| s.start + s.records.len() as u64 <= global);
         let shard = &self.shards[i];
-        shard.records.get((global - shard.start) as usize)
+        let at = (global - shard.start) as usize;
+        (shard.records.get(at), shard.records.reply(at))
     }
 
     /// Heap bytes of the records held (including positions of partly-outside shards).
@@ -164,6 +166,7 @@ mod tests {
                 result: 0,
                 plies_to_end: t,
                 full_search: true,
+                reply_after: None,
             })
             .collect();
         Records::parse(Records::encode_all(&samples).unwrap(), samples.len()).unwrap()
@@ -181,7 +184,7 @@ mod tests {
         let mut rng = SplitMix64::new(1);
         let mut counts = [0u32; 100];
         for _ in 0..50_000 {
-            let tag = buffer.sample(&mut rng).plies_to_end();
+            let tag = buffer.sample(&mut rng).0.plies_to_end();
             assert!((200..300).contains(&tag), "{tag} is outside the window");
             counts[tag as usize - 200] += 1;
         }
@@ -216,8 +219,8 @@ mod tests {
         let mut rng = (SplitMix64::new(4), SplitMix64::new(4));
         for _ in 0..20 {
             assert_eq!(
-                buffer.sample(&mut rng.0).plies_to_end(),
-                again.sample(&mut rng.1).plies_to_end()
+                buffer.sample(&mut rng.0).0.plies_to_end(),
+                again.sample(&mut rng.1).0.plies_to_end()
             );
         }
     }

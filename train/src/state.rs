@@ -5,9 +5,9 @@
 //! optimizer's buffers); metadata `train.optimizer_updates`, `train.rng` (the sampling generator's
 //! state), `train.skipped_steps`, `train.shards` (JSON list of the shard files in the replay
 //! window's order) and `train.config` (the TrainConfig as JSON, for people); with auxiliary
-//! heads, their tensors and `train.aux_updates` (see [`crate::aux_heads`]).
+//! heads, their tensors and update counts (see [`crate::aux_heads`]).
 
-use crate::aux_heads::AuxHeads;
+use crate::aux_heads::{AuxHeads, AuxTarget};
 use crate::error::{StateError, TrainError};
 use crate::optim::Optimizer;
 use model::checkpoint::{load, save};
@@ -98,8 +98,9 @@ pub fn save_state(
     ]);
     let mut tensors = parts.optimizer.state();
     if let Some(aux) = parts.aux {
-        meta.insert("train.aux_updates".to_string(), aux.updates().to_string());
-        tensors.extend(aux.state());
+        let aux = aux.state();
+        meta.extend(aux.meta);
+        tensors.extend(aux.tensors);
     }
     save(path, parts.net, state.step, None, &Extras { meta, tensors })?;
     Ok(())
@@ -115,10 +116,10 @@ pub struct Restored {
     pub optimizer: Optimizer,
     /// The saved counters.
     pub state: TrainState,
-    /// The auxiliary heads `config` asks for: restored, or fresh when the state has none.
+    /// The auxiliary heads `config` asks for, restored (those the state holds).
     pub aux: Option<AuxHeads>,
-    /// Whether `aux` was built fresh because the state holds no auxiliary heads.
-    pub fresh_aux: bool,
+    /// The heads of `aux` the state does not hold, which start fresh.
+    pub fresh_aux: Vec<AuxTarget>,
 }
 
 /// Loads the state file at `path` for a net of `net_config`, rebuilding the optimizer of
@@ -147,14 +148,10 @@ pub fn load_state(
     let mut optimizer = Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
     optimizer.load_state(&extras.tensors, state.optimizer_updates).map_err(bad)?;
     let mut aux = AuxHeads::of(net_config, config, device);
-    let mut fresh_aux = false;
-    if let Some(heads) = &mut aux {
-        let updates = match extras.meta.contains_key("train.aux_updates") {
-            true => number("train.aux_updates")?,
-            false => 0,
-        };
-        fresh_aux = !heads.restore(&extras.tensors, updates).map_err(bad)?;
-    }
+    let fresh_aux = match &mut aux {
+        Some(heads) => heads.restore(&extras).map_err(bad)?,
+        None => Vec::new(),
+    };
     Ok(Restored { path: path.to_path_buf(), net, optimizer, state, aux, fresh_aux })
 }
 

@@ -1,6 +1,7 @@
 //! Generated trajectories with learnable targets, for tests and benchmarks: positions from
 //! random games, a policy that favours the legal step with the lowest index, the sign of the
-//! material balance as the result, and plies to the end that shrink with the material.
+//! material balance as the result, and plies to the end that shrink with the material. Without
+//! replies; [`link_replies`] links a shard's worth of them.
 
 use draughts::Color;
 use model::sample::for_each_decision;
@@ -32,6 +33,7 @@ pub fn synthetic_samples(count: usize, seed: u64) -> Vec<Sample> {
             result: balance.signum() as i8,
             plies_to_end: 3 * pos.occupied().count() as u16,
             full_search: out.len() % 4 != 3,
+            reply_after: None,
         });
         if out.len() < count {
             ControlFlow::Continue(())
@@ -40,4 +42,17 @@ pub fn synthetic_samples(count: usize, seed: u64) -> Vec<Sample> {
         }
     });
     out
+}
+
+/// Links each of `samples` (one shard's) to the next one with the other side to move, when it is
+/// at most 255 on and before the slice's end: the opponent's reply for generated data (across
+/// the end of a random game too).
+pub fn link_replies(samples: &mut [Sample]) {
+    for i in 0..samples.len() {
+        let mover = samples[i].observation.position.side_to_move();
+        samples[i].reply_after = samples[i + 1..]
+            .iter()
+            .position(|s| s.observation.position.side_to_move() != mover)
+            .and_then(|k| u8::try_from(k + 1).ok());
+    }
 }

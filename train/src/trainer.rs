@@ -3,7 +3,7 @@
 //! thread ([`crate::prefetch`]) while the window stays as it is, with the batches the training
 //! thread would draw itself.
 
-use crate::aux_heads::AuxHeads;
+use crate::aux_heads::{AuxHeads, AuxTarget};
 use crate::batch::{Batch, HostBatch, Sampler, ValueTargets};
 use crate::endgame::{EndgameAccuracy, EndgameSet, ENDGAME_LOG_FILE};
 use crate::error::TrainError;
@@ -65,9 +65,9 @@ pub struct Opened {
     pub refused: Vec<TrainError>,
     /// The shards re-read into the replay window.
     pub replay: Refresh,
-    /// The state resumed from held no auxiliary heads, which the config now asks for: they
+    /// Auxiliary heads the config asks for that the state resumed from does not hold: they
     /// start fresh.
-    pub fresh_aux_heads: bool,
+    pub fresh_aux_heads: Vec<AuxTarget>,
 }
 
 /// The result of one attempted step.
@@ -95,6 +95,7 @@ struct Meter {
     value: f64,
     moves_left: f64,
     soft_policy: f64,
+    reply_policy: f64,
     total: f64,
     entropy: f64,
     accuracy: f64,
@@ -334,15 +335,15 @@ impl Trainer {
         let device = self.net.device();
         let forward = || {
             let out = self.net.forward_heads(&batch.inputs, true);
-            let soft = self.aux.as_ref().map(|aux| aux.soft_policy(&out.trunk, true));
-            (out, soft)
+            let aux = self.aux.as_ref().map(|aux| aux.logits(&out.trunk, true));
+            (out, aux.unwrap_or_default())
         };
-        let (out, soft) = if self.config.autocast && device.is_cuda() {
+        let (out, aux) = if self.config.autocast && device.is_cuda() {
             model::autocast_bf16(device, forward)
         } else {
             forward()
         };
-        let l = losses(&out, soft.as_ref(), batch, &self.config);
+        let l = losses(&out, &aux, batch, &self.config);
         let total = l.total.double_value(&[]);
         self.zero_grad();
         let clip = self.config.grad_clip_norm;
@@ -350,8 +351,7 @@ impl Trainer {
         // either one not finite skips the step.
         let grad_norm = if total.is_finite() {
             l.total.backward();
-            let aux_norm =
-                self.aux.as_mut().map_or(0.0, |aux| aux.optimizer_mut().clip_grad_norm(clip));
+            let aux_norm = self.aux.as_mut().map_or(0.0, |aux| aux.clip_grad_norm(clip));
             let norm = self.optimizer.clip_grad_norm(clip);
             if aux_norm.is_finite() {
                 norm
@@ -367,7 +367,7 @@ impl Trainer {
         let lr = learning_rate(&self.config, self.step, self.budget_spent);
         self.optimizer.step(lr);
         if let Some(aux) = &mut self.aux {
-            aux.optimizer_mut().step(lr);
+            aux.step(lr);
         }
         self.step += 1;
         self.bad_in_row = 0;
@@ -377,7 +377,10 @@ impl Trainer {
         m.policy += l.policy.double_value(&[]);
         m.value += l.value.double_value(&[]);
         m.moves_left += l.moves_left.double_value(&[]);
-        m.soft_policy += l.soft_policy.as_ref().map_or(0.0, |soft| soft.double_value(&[]));
+        let value_of =
+            |loss: &Option<tch::Tensor>| loss.as_ref().map_or(0.0, |t| t.double_value(&[]));
+        m.soft_policy += value_of(&l.soft_policy);
+        m.reply_policy += value_of(&l.reply_policy);
         m.entropy += l.policy_entropy.double_value(&[]);
         m.accuracy += l.value_accuracy.double_value(&[]);
         m.grad_norm += grad_norm;
@@ -391,7 +394,7 @@ impl Trainer {
     fn zero_grad(&mut self) {
         self.optimizer.zero_grad();
         if let Some(aux) = &mut self.aux {
-            aux.optimizer_mut().zero_grad();
+            aux.zero_grad();
         }
     }
 
@@ -436,9 +439,12 @@ impl Trainer {
             ("replay/window", self.replay.len() as f64),
             ("replay/seen", self.replay.seen() as f64),
         ];
-        let soft = self.aux.as_ref().map(|_| ("loss/soft_policy", m.soft_policy / n));
+        let aux = self.aux.iter().flat_map(AuxHeads::targets).map(|target| match target {
+            AuxTarget::SoftPolicy => ("loss/soft_policy", m.soft_policy / n),
+            AuxTarget::ReplyPolicy => ("loss/reply_policy", m.reply_policy / n),
+        });
         let points: Vec<(&str, f32)> =
-            points.iter().chain(&soft).map(|&(tag, v)| (tag, v as f32)).collect();
+            points.into_iter().chain(aux).map(|(tag, v)| (tag, v as f32)).collect();
         self.tb.scalars(self.step, &points)
     }
 
