@@ -223,6 +223,9 @@ pub struct Sampler {
     pub input: Input,
     /// The value targets.
     pub values: ValueTargets,
+    /// Whether the opponents' replies are read into the batch (only an opponent's-reply head
+    /// learns them; without one their rows stay zeros).
+    pub replies: bool,
     /// Where the batch will be trained ([`HostBatch::to_tensors`] pins its memory for CUDA).
     pub device: Device,
 }
@@ -234,7 +237,7 @@ impl Sampler {
         host.clear();
         for _ in 0..self.batch_size {
             let (record, reply) = replay.sample(rng);
-            host.push(record, reply, self.input, self.values);
+            host.push(record, reply.filter(|_| self.replies), self.input, self.values);
         }
         host.to_tensors(self.input, self.device)
     }

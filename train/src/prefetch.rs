@@ -115,6 +115,7 @@ mod tests {
             batch_size: 24,
             input: model::encoding::Input::Planes,
             values: ValueTargets { search_weight: 0.3, quiet_only: true },
+            replies: true,
             device: Device::Cpu,
         };
         let mut rng = SplitMix64::new(11);

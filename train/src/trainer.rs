@@ -326,6 +326,7 @@ impl Trainer {
                 search_weight: self.config.search_value_weight,
                 quiet_only: self.config.quiet_value_targets,
             },
+            replies: self.config.reply_policy_weight > 0.0,
             device: self.net.device(),
         }
     }
