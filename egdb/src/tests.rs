@@ -143,7 +143,7 @@ fn a_random_sample_of_four_pieces_is_consistent() {
 /// piece count in `EGDB_DIR`, and for 6 pieces classic endings.
 /// `EGDB_DIR=/tmp/egdb5 cargo test -p egdb --release -- --ignored --nocapture tables_in_dir`.
 #[test]
-#[ignore]
+#[ignore = "a manual check of a built table folder (EGDB_DIR); minutes in release"]
 fn tables_in_dir_are_consistent() {
     let dir = std::env::var("EGDB_DIR").unwrap_or_else(|_| "/tmp/egdb5".into());
     let samples = std::env::var("EGDB_SAMPLES").ok().and_then(|n| n.parse().ok());
@@ -426,7 +426,7 @@ fn a_build_refuses_bad_piece_counts() {
 /// Builds up to `EGDB_PIECES` (default 5) pieces into `EGDB_DIR` (default `/tmp/egdb5`), with
 /// progress on stderr: `cargo test -p egdb --release -- --ignored --nocapture build_to_dir`.
 #[test]
-#[ignore]
+#[ignore = "builds the 5-piece tables into EGDB_DIR: a manual tool, minutes in release"]
 fn build_to_dir() {
     let dir = std::env::var("EGDB_DIR").unwrap_or_else(|_| "/tmp/egdb5".into());
     let n = std::env::var("EGDB_PIECES").ok().and_then(|n| n.parse().ok()).unwrap_or(5);
@@ -438,7 +438,7 @@ fn build_to_dir() {
 /// (material 1m2k-1m1k, the largest slice) of `EGDB_DIR` when set:
 /// `cargo test -p egdb --release -- --ignored --nocapture probe_speed`.
 #[test]
-#[ignore]
+#[ignore = "a measurement, not a check"]
 fn probe_speed() {
     let from_dir = std::env::var("EGDB_DIR").ok().map(|d| Tables::open(Path::new(&d)).unwrap());
     let (t, m) = match &from_dir {

@@ -32,7 +32,7 @@ mod tests {
     /// Not a timed test: prints the figure.
     /// `cargo test --release --bin checkers-zero -- --ignored --nocapture print_uniform`
     #[test]
-    #[ignore]
+    #[ignore = "a measurement, not a check"]
     fn print_uniform_sims_per_sec() {
         let rate = super::uniform_sims_per_sec(std::time::Duration::from_secs(3));
         println!("uniform evaluator: {rate:.0} simulations/s on one thread");
