@@ -5,7 +5,7 @@
 use crate::helpers::{arg, succeed};
 
 /// The JSON keys the bench promises (issue: "`checkers-zero bench`").
-const NUMBERS: [&str; 23] = [
+const NUMBERS: [&str; 25] = [
     "perft_nodes_per_s",
     "perft_depth",
     "perft_nodes",
@@ -28,6 +28,8 @@ const NUMBERS: [&str; 23] = [
     "train_samples_per_s",
     "train_sync_samples_per_s",
     "train_efficiency",
+    "train_aux_samples_per_s",
+    "train_aux_ratio",
     "threads",
 ];
 const TEXTS: [&str; 4] = ["device", "version", "date", "machine"];

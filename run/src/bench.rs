@@ -162,6 +162,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
         train_samples_per_s: train.pipeline_samples_per_s,
         train_sync_samples_per_s: train.sync_samples_per_s,
         train_efficiency: train.ratio,
+        train_aux_samples_per_s: train.aux_samples_per_s,
+        train_aux_ratio: train.aux_samples_per_s / train.pipeline_samples_per_s.max(1e-9),
         families,
         threads: tch::get_num_threads(),
         device: report::device_name(device),

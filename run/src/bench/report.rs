@@ -41,6 +41,9 @@ pub struct Figures {
     /// Training with each batch assembled on the training thread (before the batch thread).
     pub train_sync_samples_per_s: f64,
     pub train_efficiency: f64,
+    /// Training with the auxiliary heads too, and its rate over `train_samples_per_s`.
+    pub train_aux_samples_per_s: f64,
+    pub train_aux_ratio: f64,
     /// The sparse net against the 4x32 ResNet on one thread: both families' figures.
     pub families: FamilyBench,
     pub threads: i32,
@@ -179,6 +182,14 @@ pub fn print_table(
         format!(
             "the same, each batch assembled on the training thread ({})",
             rate(t.assembly_samples_per_s, "samples/s assembled")
+        ),
+    );
+    row(
+        "training with the auxiliary heads",
+        rate(f.train_aux_samples_per_s, "samples/s"),
+        format!(
+            "the training row's pipeline with the soft-policy and opponent's-reply heads learning too: {:.2}x its rate",
+            f.train_aux_ratio
         ),
     );
     row(
