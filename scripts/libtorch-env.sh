@@ -19,6 +19,14 @@ CZ_TEST_PACKAGES="numpy onnx onnxruntime tensorboard pydraughts==0.6.7 seaweedfs
 
 cz_die() { echo "checkers-zero setup: $*" >&2; exit 1; }
 
+# LIBTORCH is the link $CZ_VENV/libtorch to the venv's torch package, made only once pip is done:
+# a build that starts meanwhile (see below) finds no libtorch rather than half of one.
+cz_link_libtorch() {
+    local torch
+    torch=$(echo "$CZ_VENV"/lib/python3*/site-packages/torch)
+    [ -d "$torch" ] && ln -sfn "$torch" "$CZ_VENV/libtorch"
+}
+
 cz_install_venv() {
     command -v python3 >/dev/null || cz_die "python3 is needed to install libtorch (or set LIBTORCH to an existing libtorch $TORCH_VERSION)"
     mkdir -p "$CZ_CACHE"
@@ -34,9 +42,27 @@ cz_install_venv() {
         echo "checkers-zero setup: installing torch==$TORCH_VERSION (libtorch) into $CZ_VENV, once per machine..." >&2
         rm -rf "$CZ_VENV"
         python3 -m venv "$CZ_VENV" || exit 1
-        "$CZ_VENV/bin/python" -m pip install --quiet --progress-bar off "torch==$TORCH_VERSION" $CZ_TEST_PACKAGES || exit 1
+        "$CZ_VENV/bin/python" -m pip install --quiet --progress-bar off --no-compile "torch==$TORCH_VERSION" $CZ_TEST_PACKAGES || exit 1
+        cz_link_libtorch
         echo "$CZ_TEST_PACKAGES" > "$CZ_VENV/.complete"
     ) 9>"$CZ_CACHE/.install.lock" || cz_die "installing torch==$TORCH_VERSION failed (see pip's message above)"
+}
+
+# On a new machine pip spends minutes fetching libtorch, mostly waiting on the network. A caller
+# that builds next names its cargo command in CZ_PREBUILD: it runs meanwhile, told where libtorch
+# will be and with --keep-going, so that every crate that needs no libtorch is built by the time
+# pip is done. Only torch-sys's build script fails then, if it starts before pip is done; the whole
+# output goes to a log (the terminal sees cargo's progress lines), and the caller's own build, run
+# next, builds what is left.
+cz_install_venv_prebuilding() {
+    (cz_install_venv && echo "checkers-zero setup: libtorch installed; the build goes on" >&2) &
+    local pip=$!
+    local log=${CARGO_TARGET_DIR:-target}/setup-prebuild.log
+    mkdir -p "$(dirname "$log")"
+    echo "checkers-zero setup: meanwhile building the crates that need no libtorch (log: $log)" >&2
+    LIBTORCH=$CZ_VENV/libtorch $CZ_PREBUILD --keep-going 2>&1 | tee "$log" \
+        | grep --line-buffered -E '^ +(Compiling|Downloaded) ' >&2 || true
+    wait "$pip" || exit 1
 }
 
 if [ -n "${LIBTORCH:-}" ]; then
@@ -47,9 +73,13 @@ elif [ "${LIBTORCH_USE_PYTORCH:-}" = 1 ]; then
     unset LIBTORCH_USE_PYTORCH
 else
     # Reading the marker is all a warm setup costs.
-    [ "$(cat "$CZ_VENV/.complete" 2>/dev/null)" = "$CZ_TEST_PACKAGES" ] || cz_install_venv
-    # The venv's own torch package (found without starting Python, so a warm setup is instant).
-    LIBTORCH=$(echo "$CZ_VENV"/lib/python3*/site-packages/torch)
+    if [ "$(cat "$CZ_VENV/.complete" 2>/dev/null)" != "$CZ_TEST_PACKAGES" ]; then
+        if [ -n "${CZ_PREBUILD:-}" ] && [ ! -d "$CZ_VENV" ]; then cz_install_venv_prebuilding; else cz_install_venv; fi
+    fi
+    # The venv's own torch package (found without starting Python, so a warm setup is instant);
+    # a cache made before the link existed gets it now.
+    [ -e "$CZ_VENV/libtorch" ] || cz_link_libtorch
+    LIBTORCH=$CZ_VENV/libtorch
     [ -d "$LIBTORCH" ] || cz_die "the cached torch in $CZ_VENV is broken; remove that folder and run again"
     export CHECKERS_ZERO_PYTHON=${CHECKERS_ZERO_PYTHON:-$CZ_VENV/bin/python}
     export CHECKERS_ZERO_WEED=${CHECKERS_ZERO_WEED:-$CZ_VENV/bin/weed}
