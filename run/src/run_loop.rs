@@ -96,7 +96,7 @@ fn print_outcome(run: &RunDir) -> Result<()> {
             best.generation,
             best.step,
         );
-        println!("next: play it in the browser: checkers-zero serve --net {root}");
+        println!("next: play it in the browser: checkers-zero serve --run-dir {root}");
         println!("      rate it:  checkers-zero match mcts:{root} alphabeta --time 0.1");
         println!("      train on: checkers-zero run --run-dir {root} --wall-minutes 30");
     }
