@@ -24,7 +24,7 @@ cz_die() { echo "checkers-zero setup: $*" >&2; exit 1; }
 cz_link_libtorch() {
     local torch
     torch=$(echo "$CZ_VENV"/lib/python3*/site-packages/torch)
-    [ -d "$torch" ] && ln -sfn "$torch" "$CZ_VENV/libtorch"
+    if [ -d "$torch" ]; then ln -sfn "$torch" "$CZ_VENV/libtorch"; fi
 }
 
 cz_install_venv() {
