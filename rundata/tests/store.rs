@@ -56,9 +56,16 @@ fn with_secret(secret: &str) -> Vec<(String, String)> {
     set(seaweed::server().env(), "AWS_SECRET_ACCESS_KEY", secret)
 }
 
-/// The AWS variables for an endpoint where nobody listens, and that endpoint.
+/// The AWS variables for an endpoint where nobody listens, and that endpoint. The port is a
+/// privileged one that refuses connections now: no free-port pick (ours or another test's
+/// server's, which may take a port just released) ever hands out a port below 1024.
 fn unreachable_env() -> (Vec<(String, String)>, String) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let refuses = |port: u16| {
+        let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+        std::net::TcpStream::connect_timeout(&address, Duration::from_secs(1))
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionRefused)
+    };
+    let port = (1..1024).find(|&port| refuses(port)).expect("a privileged port that refuses");
     let endpoint = format!("http://127.0.0.1:{port}");
     (set(seaweed::server().env(), "AWS_ENDPOINT_URL", &endpoint), endpoint)
 }
