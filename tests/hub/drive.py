@@ -128,7 +128,9 @@ def check_stop():
     asked = time.monotonic()
     hub.stop()
     answered = seconds_until_done(hub, board, asked)
-    assert answered < 0.5, f"stop answered after {answered:.3f} s"
+    # A second: prompt for a GUI, and room for a test machine whose cores run other tests at once
+    # (the search notices stop between evaluations in milliseconds when the machine is quiet).
+    assert answered < 1.0, f"stop answered after {answered:.3f} s"
     print(f"stop: done {answered * 1000:.0f} ms after stop")
     close(hub)
 
