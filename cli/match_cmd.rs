@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 pub struct MatchArgs {
     /// Player A: random, alphabeta:DEPTH, alphabeta:SECONDSs, mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...]
     /// or policy:CHECKPOINT (CHECKPOINT: a checkpoint file, or a run directory for its best net;
-    /// KEY: c_puct, fpu_reduction, leaves_per_batch, solver, pass_forced or policy_temperature,
-    /// changing the player's search); an alphabeta player followed by ,net=CHECKPOINT scores its
+    /// KEY: c_puct, fpu_reduction, leaves_per_batch, solver, pass_forced, policy_temperature or
+    /// draw_penalty, changing the player's search); an alphabeta player followed by ,net=CHECKPOINT scores its
     /// quiet leaves with the net's value.
     a: String,
     /// Player B, written like A.
@@ -304,11 +304,14 @@ fn default_pdn_file(a: &Entrant, b: &Entrant) -> Option<PathBuf> {
     Some(games.join(format!("match-{}.pdn", support::unix_seconds())))
 }
 
-/// One line per finished game: number, ballot, who had Black, the result, and A's running total.
+/// One line per finished game: games finished (a resumed match's earlier ones included) out of
+/// all, the game's own number in the schedule (games at once finish out of order), ballot, who had
+/// Black, the result, and A's running total.
 fn progress_line(game: &PlayedGame, tally: &Tally, total: usize) -> String {
     let width = total.to_string().len();
+    let finished = tally.games();
     format!(
-        "[{:>width$}/{total}] ballot {} {} - {}: {} ({}, {} plies)   A +{} ={} -{} score {:.3}",
+        "[{finished:>width$}/{total}] game {:>width$} ballot {} {} - {}: {} ({}, {} plies)   A +{} ={} -{} score {:.3}",
         game.fixture.index + 1,
         game.fixture.ballot.name,
         game.black.name,
