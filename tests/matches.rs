@@ -18,7 +18,7 @@ fn a_resumed_match_plays_only_the_games_its_record_lacks_and_counts_the_others()
     assert!(resumed.contains("resuming: 4 of the 8 games are in"), "{resumed}");
     assert_eq!(games(&resumed), 4, "{resumed}");
     // Its progress counts the games finished, the 4 of the record included.
-    let last = resumed.lines().filter(|l| l.starts_with('[')).last().unwrap_or_default();
+    let last = resumed.lines().rfind(|l| l.starts_with('[')).unwrap_or_default();
     assert!(last.starts_with("[8/8] game "), "{resumed}");
     let records: Vec<ResultRecord> = rundata::read_json_lines(&record).unwrap().records;
     assert_eq!(records.len(), 8);
