@@ -156,6 +156,11 @@ impl AnchorCurve {
     pub fn halves(&self, end: f64) -> (Option<Slope>, Option<Slope>) {
         (self.slope(0.0, end / 2.0), self.slope(end / 2.0, end))
     }
+
+    /// The slope over the last hour of `0..=end` hours.
+    pub fn last_hour(&self, end: f64) -> Option<Slope> {
+        self.slope(end - 1.0, end)
+    }
 }
 
 /// Weighted least squares of `y` on `x` over `(x, y, weight)`, with the slope's standard error
@@ -252,6 +257,25 @@ mod tests {
         assert_eq!(spans[0].steps, (0, 30));
         assert_eq!(spans[1].steps, (40, 70));
         assert_eq!(spans[1].tally.games(), 4 * 2 + 4 + 5 + 6 + 7);
+    }
+
+    #[test]
+    fn the_last_hour_of_a_long_run_has_its_own_slope() {
+        // Rising 0.2 an hour for two hours, then flat for the last hour.
+        let records: Vec<EvalRecord> = (0..13)
+            .map(|i| {
+                let wins = if i <= 8 { 2 + i } else { 10 };
+                record("a", Some(900.0 * f64::from(i)), u64::from(i), tally(wins, 0, 20 - wins))
+            })
+            .collect();
+        let curve = LearningCurve::of(&records);
+        let end = curve.end_hours();
+        assert!((end - 3.0).abs() < 1e-9);
+        let last = curve.anchors[0].last_hour(end).expect("five evaluations in the last hour");
+        assert_eq!(last.points, 5); // 2, 2.25, 2.5, 2.75, 3 h
+        assert!(last.per_hour.abs() < 1e-9, "{last:?}");
+        let (first, _) = curve.anchors[0].halves(end);
+        assert!((first.unwrap().per_hour - 0.2).abs() < 1e-9);
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! net's value accuracy on them (`egdb acc`, from `RUN/train/egdb_accuracy.jsonl`) stands beside
 //! its rating. Then the learning curve against the fixed opponents of `[eval]` (`RUN/eval.jsonl`):
 //! the results pooled over equal spans of the run's hours, the slope of the score per hour over
-//! the first and the last half of the run, and plots of each evaluation's score against step
-//! (`RUN/curve.svg`) and against the run's hours (`RUN/curve-time.svg`).
+//! the first and the last half of the run (and over its last hour, from two hours on), and plots
+//! of each evaluation's score against step (`RUN/curve.svg`) and against the run's hours
+//! (`RUN/curve-time.svg`).
 
 use anyhow::{Context, Result};
 use arena::signed_elo;
@@ -138,8 +139,14 @@ fn learning_curve(cached: &CachedRun, plot: &Path) -> Result<()> {
             );
         }
         let (first, last) = anchor.halves(end);
+        // A run of under two hours: its last half says as much as its last hour.
+        let last_hour = if end >= 2.0 {
+            format!(", last hour {}", describe_slope(anchor.last_hour(end)))
+        } else {
+            String::new()
+        };
         println!(
-            "  score per hour: first half {}, last half {}",
+            "  score per hour: first half {}, last half {}{last_hour}",
             describe_slope(first),
             describe_slope(last)
         );
