@@ -8,12 +8,13 @@ use crate::notation::{move_text, parse_move, parse_position};
 use draughts::{DrawReason, DrawRules, Game, Move, Outcome};
 use search::{MoveBudget, Progress, Score, SearchControl, ThinkRequest};
 use std::io::{BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
-use support::one_line;
+use support::{one_line, panic_message};
 
 /// The variants this engine plays (the `variant` parameter's only value).
 const VARIANT: &str = "english";
@@ -282,20 +283,25 @@ fn search_thread<E: Engine>(
     events: Sender<Event>,
 ) {
     for job in jobs {
-        let result = match job {
-            Job::NewGame => engine.new_game(),
+        // A panic in the engine ends the session like an error: the GUI sees the engine go,
+        // rather than wait for a `done` that never comes.
+        let result = panic::catch_unwind(AssertUnwindSafe(|| match job {
+            Job::NewGame => engine.new_game().map_err(|err| one_line(err.as_ref())),
             Job::Think { game, budget } => {
                 let mut report = |progress: &Progress| out.line(&info_line(progress));
                 let request = ThinkRequest { budget, control: &control, report: &mut report };
-                engine.think(&game, request).map(|thought| {
-                    searching.store(false, Ordering::SeqCst);
-                    out.line(&done_line(thought.mv, thought.pv.get(1).copied()));
-                })
+                let thought = engine.think(&game, request).map_err(|err| one_line(err.as_ref()))?;
+                searching.store(false, Ordering::SeqCst);
+                out.line(&done_line(thought.mv, thought.pv.get(1).copied()));
+                Ok(())
             }
-        };
-        if let Err(err) = result {
+        }))
+        .unwrap_or_else(|payload| {
+            Err(format!("the engine failed: {}", panic_message(&*payload, "it panicked")))
+        });
+        if let Err(message) = result {
             searching.store(false, Ordering::SeqCst);
-            let _ = events.send(Event::EngineFailed(one_line(err.as_ref())));
+            let _ = events.send(Event::EngineFailed(message));
             return;
         }
     }
@@ -341,10 +347,12 @@ mod tests {
     use super::*;
     use std::io::Cursor;
 
-    /// Plays the first legal move at once; fails when asked to think after `fail_after` searches.
+    /// Plays the first legal move at once; fails (with an error, or a panic if `panics`) when
+    /// asked to think after `fail_after` searches.
     struct FirstMove {
         searches: usize,
         fail_after: usize,
+        panics: bool,
     }
 
     impl Engine for FirstMove {
@@ -359,6 +367,7 @@ mod tests {
         ) -> Result<crate::Thought, Box<dyn std::error::Error + Send + Sync>> {
             self.searches += 1;
             if self.searches > self.fail_after {
+                assert!(!self.panics, "an invariant broke");
                 return Err("the net failed".into());
             }
             let mv = game.position().legal_moves()[0];
@@ -396,7 +405,7 @@ mod tests {
 
     fn session(input: &str, fail_after: usize) -> (bool, Vec<String>) {
         let out = Captured::default();
-        let engine = FirstMove { searches: 0, fail_after };
+        let engine = FirstMove { searches: 0, fail_after, panics: false };
         let ok = serve(engine, Cursor::new(input.as_bytes().to_vec()), out.clone()).is_ok();
         let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
         (ok, text.lines().map(str::to_string).collect())
@@ -442,8 +451,24 @@ mod tests {
     fn an_engine_failure_ends_the_session_with_its_error() {
         let input = "pos pos=B:W21-32:B1-12\ngo think\nping\n";
         let out = Captured::default();
-        let engine = FirstMove { searches: 0, fail_after: 0 };
+        let engine = FirstMove { searches: 0, fail_after: 0, panics: false };
         let err = serve(engine, Cursor::new(input.as_bytes().to_vec()), out).unwrap_err();
         assert_eq!(err.to_string(), "the net failed");
+    }
+
+    #[test]
+    fn an_engine_panic_ends_the_session_with_an_error_while_the_input_stays_open() {
+        // A GUI keeps its end open and waits for `done`: the session must end on its own.
+        let (input, mut gui) = std::io::pipe().unwrap();
+        writeln!(gui, "pos pos=B:W21-32:B1-12\ngo think").unwrap();
+        let engine = FirstMove { searches: 0, fail_after: 0, panics: true };
+        let (ended, outcome) = channel();
+        thread::spawn(move || {
+            let result = serve(engine, std::io::BufReader::new(input), Captured::default());
+            let _ = ended.send(result.map_err(|err| err.to_string()));
+        });
+        let outcome = outcome.recv_timeout(Duration::from_secs(20)).expect("the session ended");
+        assert_eq!(outcome.unwrap_err(), "the engine failed: an invariant broke");
+        drop(gui);
     }
 }

@@ -33,12 +33,7 @@ pub fn on_device<T>(
     let result = panic::catch_unwind(AssertUnwindSafe(work));
     GUARDED.with(|g| g.set(was));
     result.map_err(|payload| {
-        let message = payload
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| payload.downcast_ref::<&str>().copied())
-            .unwrap_or("libtorch failed")
-            .to_string();
+        let message = support::panic_message(&*payload, "libtorch failed").to_string();
         ModelError::Forward { device: device_name(device), batch, message }
     })
 }

@@ -1,5 +1,5 @@
-//! Errors said on one line: the error and each of its causes, separated by `: `; and long lists
-//! of names in a message cut to their first few.
+//! Errors said on one line: the error and each of its causes, separated by `: `; a caught
+//! panic's message; and long lists of names in a message cut to their first few.
 
 /// `err` and its chain of sources on one line, each said once (library errors keep their cause as
 /// the source instead of repeating it in their message).
@@ -11,6 +11,15 @@ pub fn one_line(err: &(dyn std::error::Error + 'static)) -> String {
         cause = next.source();
     }
     text
+}
+
+/// The message a caught panic carried (`panic!` with a literal or a formatted text), or `default`.
+pub fn panic_message<'a>(payload: &'a (dyn std::any::Any + Send), default: &'a str) -> &'a str {
+    payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or(default)
 }
 
 /// Names listed in a message before the rest are counted.
@@ -32,6 +41,15 @@ mod tests {
         assert_eq!(super::some_of(&["a", "b"]), "a, b");
         let many: Vec<String> = (1..=12).map(|i| format!("p{i}")).collect();
         assert_eq!(super::some_of(&many), "p1, p2, p3, p4, p5 and 7 more");
+    }
+
+    #[test]
+    fn a_panic_says_its_message_literal_or_formatted() {
+        let caught = |f: fn()| std::panic::catch_unwind(f).unwrap_err();
+        assert_eq!(super::panic_message(&*caught(|| panic!("plain")), "?"), "plain");
+        assert_eq!(super::panic_message(&*caught(|| panic!("at {}", 7)), "?"), "at 7");
+        let other = std::panic::catch_unwind(|| std::panic::panic_any(7_u8)).unwrap_err();
+        assert_eq!(super::panic_message(&*other, "no message"), "no message");
     }
 
     #[test]

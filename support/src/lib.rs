@@ -13,6 +13,6 @@ pub use atomic::{replace_atomic, temporary_owner, write_atomic, WriteError};
 pub use check::{check, Invalid};
 pub use clock::{since_epoch, unix_millis, unix_seconds};
 pub use device::{DeviceSpec, DeviceSpecError};
-pub use error::{one_line, some_of};
+pub use error::{one_line, panic_message, some_of};
 pub use naming::{process_token, unique_name};
 pub use rng::{mix, SplitMix64};

@@ -5,6 +5,7 @@ garbage, then extra `hub` arguments (the player). Prints one line per finished c
 failure raises (non-zero exit).
 """
 import random
+import signal
 import sys
 import time
 
@@ -13,6 +14,12 @@ from draughts.engine import HubEngine, Limit
 
 BINARY, CHECK, PLAYER_ARGS = sys.argv[1], sys.argv[2], sys.argv[3:]
 MAX_PLIES = 1000
+# An engine that stops answering fails the check instead of hanging the test suite.
+WATCHDOG_SECONDS = 900
+
+
+def watchdog(_signal, _frame):
+    raise TimeoutError(f"check {CHECK} ran over {WATCHDOG_SECONDS} s: the engine stopped answering")
 
 
 def engine(args=PLAYER_ARGS):
@@ -168,5 +175,7 @@ def check_garbage():
     close(hub)
 
 
+signal.signal(signal.SIGALRM, watchdog)
+signal.alarm(WATCHDOG_SECONDS)
 {"random": check_random, "engines": check_engines, "midgame": check_midgame, "stop": check_stop,
  "ponder": check_ponder, "garbage": check_garbage}[CHECK]()

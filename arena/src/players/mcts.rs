@@ -98,7 +98,10 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
 
     /// A search rooted at `game`'s position: the kept tree advanced over the moves since, or a new one.
     fn search_for(&mut self, game: &Game) -> Result<Search, SearchError> {
-        if let Some((mut search, ply)) = self.kept.take() {
+        // A tree built under other draw rules (a GUI playing on past a draw) would end where the
+        // game goes on: it is dropped.
+        let kept = self.kept.take().filter(|(search, _)| search.rules() == game.rules());
+        if let Some((mut search, ply)) = kept {
             if let Some(since) = game.moves().get(ply..) {
                 if since.iter().try_for_each(|&mv| search.advance_move(mv)).is_ok() {
                     return Ok(search);

@@ -13,7 +13,7 @@ use crate::players::policy::PolicyPlayer;
 use crate::runner::{run_fixtures, MatchConfig};
 use crate::sprt::SprtConfig;
 use crate::tally::Tally;
-use draughts::{read_pdn, DrawRules, Game, Move, Position};
+use draughts::{read_pdn, DrawReason, DrawRules, Game, Move, Outcome, Position};
 use search::{ScriptedEvaluator, UniformEvaluator};
 use std::ops::ControlFlow;
 
@@ -192,6 +192,30 @@ fn the_mcts_player_searches_and_plays_whole_legal_moves() {
         }
         game.play(choice.mv).unwrap();
     }
+}
+
+#[test]
+fn a_kept_tree_is_dropped_when_the_game_plays_on_past_a_draw_rule() {
+    // Two lone kings, one player for both sides, and each draw rule dropped as it is reached, as
+    // the Hub engine does for a GUI that plays on: the tree kept from the previous move was
+    // built under the rule and ends where the game now goes on.
+    let mut player = MctsPlayer::new("mcts".into(), UniformEvaluator, Thinking::Playouts(200), 3);
+    let mut game = Game::new(Position::from_fen("B:WK32:BK1").unwrap(), DrawRules::default());
+    let mut dropped = Vec::new();
+    while game.ply() < 120 {
+        match game.outcome() {
+            Some(Outcome::Draw(reason)) => {
+                dropped.push(reason);
+                game = game.under(game.rules().without(reason));
+            }
+            Some(outcome) => panic!("a lone king was caught: {outcome:?}"),
+            None => {
+                let choice = player.choose(&game).unwrap();
+                game.play(choice.mv).unwrap();
+            }
+        }
+    }
+    assert!(dropped.contains(&DrawReason::Repetition), "never repeated: {dropped:?}");
 }
 
 #[test]
