@@ -291,6 +291,14 @@ fn search_thread<E: Engine>(
                 let mut report = |progress: &Progress| out.line(&info_line(progress));
                 let request = ThinkRequest { budget, control: &control, report: &mut report };
                 let thought = engine.think(&game, request).map_err(|err| one_line(err.as_ref()))?;
+                // A GUI trusts the engine's move: an illegal one ends the session instead.
+                if !game.position().legal_moves().contains(&thought.mv) {
+                    return Err(format!(
+                        "the engine failed: it answered {}, not a legal move in {}",
+                        move_text(thought.mv),
+                        game.position().to_fen()
+                    ));
+                }
                 searching.store(false, Ordering::SeqCst);
                 out.line(&done_line(thought.mv, thought.pv.get(1).copied()));
                 Ok(())
@@ -345,14 +353,23 @@ fn done_line(mv: Move, ponder: Option<Move>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use draughts::Position;
     use std::io::Cursor;
 
-    /// Plays the first legal move at once; fails (with an error, or a panic if `panics`) when
-    /// asked to think after `fail_after` searches.
+    /// How the test engine fails.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Failure {
+        Error,
+        Panic,
+        IllegalMove,
+    }
+
+    /// Plays the first legal move at once; fails as `failure` says when asked to think after
+    /// `fail_after` searches.
     struct FirstMove {
         searches: usize,
         fail_after: usize,
-        panics: bool,
+        failure: Failure,
     }
 
     impl Engine for FirstMove {
@@ -366,11 +383,17 @@ mod tests {
             request: ThinkRequest<'_>,
         ) -> Result<crate::Thought, Box<dyn std::error::Error + Send + Sync>> {
             self.searches += 1;
-            if self.searches > self.fail_after {
-                assert!(!self.panics, "an invariant broke");
-                return Err("the net failed".into());
+            let failing = self.searches > self.fail_after;
+            if failing {
+                assert!(self.failure != Failure::Panic, "an invariant broke");
+                if self.failure == Failure::Error {
+                    return Err("the net failed".into());
+                }
             }
-            let mv = game.position().legal_moves()[0];
+            let mut mv = game.position().legal_moves()[0];
+            if failing {
+                mv = Position::start().legal_moves()[0];
+            }
             let progress = Progress {
                 depth: 1,
                 playouts: None,
@@ -405,7 +428,7 @@ mod tests {
 
     fn session(input: &str, fail_after: usize) -> (bool, Vec<String>) {
         let out = Captured::default();
-        let engine = FirstMove { searches: 0, fail_after, panics: false };
+        let engine = FirstMove { searches: 0, fail_after, failure: Failure::Error };
         let ok = serve(engine, Cursor::new(input.as_bytes().to_vec()), out.clone()).is_ok();
         let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
         (ok, text.lines().map(str::to_string).collect())
@@ -451,9 +474,23 @@ mod tests {
     fn an_engine_failure_ends_the_session_with_its_error() {
         let input = "pos pos=B:W21-32:B1-12\ngo think\nping\n";
         let out = Captured::default();
-        let engine = FirstMove { searches: 0, fail_after: 0, panics: false };
+        let engine = FirstMove { searches: 0, fail_after: 0, failure: Failure::Error };
         let err = serve(engine, Cursor::new(input.as_bytes().to_vec()), out).unwrap_err();
         assert_eq!(err.to_string(), "the net failed");
+    }
+
+    #[test]
+    fn an_illegal_move_from_the_engine_ends_the_session_instead_of_reaching_the_gui() {
+        let input = "pos pos=B:WK32:BK1\ngo think\nping\n";
+        let out = Captured::default();
+        let engine = FirstMove { searches: 0, fail_after: 0, failure: Failure::IllegalMove };
+        let err = serve(engine, Cursor::new(input.as_bytes().to_vec()), out.clone()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the engine failed: it answered 9-13, not a legal move in B:WK32:BK1"
+        );
+        let written = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert!(!written.contains("done"), "{written}");
     }
 
     #[test]
@@ -461,7 +498,7 @@ mod tests {
         // A GUI keeps its end open and waits for `done`: the session must end on its own.
         let (input, mut gui) = std::io::pipe().unwrap();
         writeln!(gui, "pos pos=B:W21-32:B1-12\ngo think").unwrap();
-        let engine = FirstMove { searches: 0, fail_after: 0, panics: true };
+        let engine = FirstMove { searches: 0, fail_after: 0, failure: Failure::Panic };
         let (ended, outcome) = channel();
         thread::spawn(move || {
             let result = serve(engine, std::io::BufReader::new(input), Captured::default());

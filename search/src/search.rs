@@ -120,11 +120,6 @@ impl Search {
         &self.config
     }
 
-    /// The draw rules its tree was built under (a kept tree serves only a game under the same).
-    pub fn rules(&self) -> DrawRules {
-        self.rules
-    }
-
     /// Sets the budget of the next decision's search. Noise is mixed into the root priors once
     /// per root, when asked for and as soon as the root has been evaluated.
     pub fn begin(&mut self, budget: Budget) {

@@ -61,8 +61,8 @@ pub struct MctsPlayer<E> {
     config: MctsConfig,
     thinking: Thinking,
     seed: u64,
-    /// The search from the last move, and the game ply its root stands at.
-    kept: Option<(Search, usize)>,
+    /// The search from the last move, and the game it was grown in (after that move).
+    kept: Option<(Search, Game)>,
     /// Endgame tables whose positions the search takes as exact leaves.
     tables: Option<Arc<Tables>>,
 }
@@ -98,14 +98,18 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
 
     /// A search rooted at `game`'s position: the kept tree advanced over the moves since, or a new one.
     fn search_for(&mut self, game: &Game) -> Result<Search, SearchError> {
-        // A tree built under other draw rules (a GUI playing on past a draw) would end where the
-        // game goes on: it is dropped.
-        let kept = self.kept.take().filter(|(search, _)| search.rules() == game.rules());
-        if let Some((mut search, ply)) = kept {
-            if let Some(since) = game.moves().get(ply..) {
-                if since.iter().try_for_each(|&mv| search.advance_move(mv)).is_ok() {
-                    return Ok(search);
-                }
+        // The tree serves only the game it was grown in, played on: not another start or
+        // history (a GUI setting up a position or taking moves back), nor the same game under
+        // other draw rules (a GUI playing on past a draw), where the tree would end too early.
+        let kept = self.kept.take().filter(|(_, grown)| {
+            grown.start() == game.start()
+                && grown.rules() == game.rules()
+                && game.moves().starts_with(grown.moves())
+        });
+        if let Some((mut search, grown)) = kept {
+            let since = &game.moves()[grown.ply()..];
+            if since.iter().try_for_each(|&mv| search.advance_move(mv)).is_ok() {
+                return Ok(search);
             }
         }
         let search = Search::new(&self.config, game, self.seed.wrapping_add(game.ply() as u64))?;
@@ -174,7 +178,9 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
             let step = search.choose_step(0.0).expect("a game in progress has a legal step");
             search.advance(step).map_err(|e| self.failed(game, e))?;
             if let Some(mv) = turn.take(step).expect("the search's steps are legal") {
-                self.kept = Some((search, game.ply() + 1));
+                let mut grown = game.clone();
+                grown.play_unchecked(mv);
+                self.kept = Some((search, grown));
                 let (value, pv) = first.expect("searched at least once");
                 return Ok(Choice { mv, value: Some(value), pv });
             }

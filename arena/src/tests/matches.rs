@@ -218,6 +218,33 @@ fn a_kept_tree_is_dropped_when_the_game_plays_on_past_a_draw_rule() {
     assert!(dropped.contains(&DrawReason::Repetition), "never repeated: {dropped:?}");
 }
 
+/// Plays the choice's principal variation on in `game`: each move of it must be legal there.
+fn assert_playable(game: &Game, choice: &Choice) {
+    assert!(choice.pv.len() >= 2, "a line of the search: {choice:?}");
+    let mut line = game.clone();
+    for &mv in &choice.pv {
+        assert!(line.play(mv).is_ok(), "{choice:?} is not a line of {}", game.position());
+    }
+}
+
+#[test]
+fn a_kept_tree_serves_only_the_game_it_was_grown_in() {
+    // A GUI may set up another position, or take moves back and play others, with as many moves
+    // as the engine's game has: the tree grown for the old game must not choose for the new one.
+    let mut player = MctsPlayer::new("mcts".into(), UniformEvaluator, Thinking::Playouts(200), 3);
+    let kings = Game::new(Position::from_fen("B:WK32:BK1").unwrap(), DrawRules::default());
+    player.choose(&kings).unwrap();
+    let mut other = Game::new(Position::start(), DrawRules::default());
+    other.play(Position::start().parse_move("9-13").unwrap()).unwrap();
+    assert_playable(&other, &player.choose(&other).unwrap());
+
+    let own = player.choose(&kings).unwrap().mv;
+    let mut taken_back = kings.clone();
+    let instead = kings.position().legal_moves().into_iter().find(|&mv| mv != own).unwrap();
+    taken_back.play(instead).unwrap();
+    assert_playable(&taken_back, &player.choose(&taken_back).unwrap());
+}
+
 #[test]
 fn the_policy_player_follows_the_priors() {
     let start = Position::start();
