@@ -1,15 +1,21 @@
 //! A Hub session fed the input as the GUI's lines, in any order (`pos` before `init`, `go` with no
-//! legal move, `stop` with nothing to stop...), with an engine that answers at once: the session
-//! ends (no hang), without an error, and every line it writes is a well-formed Hub line.
+//! legal move, `stop` with nothing to stop, moves played on past a draw...), twice: with an engine
+//! that answers at once, and with the MCTS player that keeps its tree between moves (a small
+//! playout budget, whatever `level` says). The lines come as a GUI sends them: after a `go`, the
+//! next waits for the engine's `done` (or the `error` refusing the `go`). Each session ends (no
+//! hang), without an error, and every line it writes is a well-formed Hub line.
 #![no_main]
 
+use arena::{MctsPlayer, Player, Thinking};
 use draughts::Game;
 use hub::{Engine, Line, Thought};
 use libfuzzer_sys::fuzz_target;
-use search::{Progress, Score, ThinkRequest};
-use std::io::{Cursor, Write};
+use search::{MoveBudget, Progress, Score, ThinkRequest, UniformEvaluator};
+use std::collections::VecDeque;
+use std::io::{BufReader, Read, Write};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::thread;
+use std::time::{Duration, Instant};
 
 type EngineError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -42,6 +48,36 @@ impl Engine for FirstMove {
     }
 }
 
+/// Playouts of the MCTS engine's every move: enough for a tree to be kept and reused.
+const PLAYOUTS: u64 = 24;
+
+/// The match's MCTS player (uniform priors, no net), its budget fixed to [`PLAYOUTS`].
+struct KeptTree(MctsPlayer<UniformEvaluator>);
+
+impl KeptTree {
+    fn new() -> KeptTree {
+        let playouts = Thinking::Playouts(PLAYOUTS as u32);
+        KeptTree(MctsPlayer::new("mcts".to_string(), UniformEvaluator, playouts, 0))
+    }
+}
+
+impl Engine for KeptTree {
+    fn name(&self) -> String {
+        "mcts".to_string()
+    }
+
+    fn think(&mut self, game: &Game, request: ThinkRequest<'_>) -> Result<Thought, EngineError> {
+        let request = ThinkRequest { budget: MoveBudget::Nodes(PLAYOUTS), ..request };
+        let choice = self.0.think(game, request)?;
+        Ok(Thought { mv: choice.mv, pv: choice.pv })
+    }
+
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        *self = KeptTree::new();
+        Ok(())
+    }
+}
+
 /// What the session writes, kept for the checks.
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);
@@ -55,13 +91,72 @@ impl Write for Captured {
     }
 }
 
-fuzz_target!(|text: &str| {
+impl Captured {
+    /// The lines written so far that answer a `go`: `done`, or an `error` refusing it (its
+    /// message starts with `go`, quoted or not).
+    fn answers(&self) -> usize {
+        let written = self.0.lock().expect("not poisoned");
+        written
+            .split(|&byte| byte == b'\n')
+            .filter(|line| {
+                line.starts_with(b"done")
+                    || line.starts_with(b"error message=\"go")
+                    || line.starts_with(b"error message=\"`go`")
+            })
+            .count()
+    }
+}
+
+/// Longest wait for the answer to a `go` before the next line is sent anyway (the session ends
+/// with its input, so a lost answer shows as the session failing or libFuzzer's hang timeout).
+const ANSWER_WAIT: Duration = Duration::from_secs(2);
+
+/// The session's input, one line at a time: a line after a well-formed `go` is held back until
+/// the output has one more answer than when the `go` was sent.
+struct Paced {
+    lines: VecDeque<String>,
+    out: Captured,
+    /// Answers written before the last `go` was sent, while it waits for its own.
+    awaiting: Option<usize>,
+}
+
+impl Read for Paced {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(before) = self.awaiting.take() {
+            let started = Instant::now();
+            while self.out.answers() <= before && started.elapsed() < ANSWER_WAIT {
+                thread::sleep(Duration::from_micros(50));
+            }
+        }
+        let Some(line) = self.lines.front_mut() else { return Ok(0) };
+        let n = line.len().min(buffer.len());
+        buffer[..n].copy_from_slice(&line.as_bytes()[..n]);
+        line.replace_range(..n, "");
+        if line.is_empty() {
+            let sent = self.lines.pop_front().expect("a line was there");
+            if Line::parse(&sent).is_ok_and(|line| line.command == "go") {
+                self.awaiting = Some(self.out.answers());
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Serves `text` to `engine` and checks the session and what it wrote.
+fn check_session<E: Engine + 'static>(engine: E, text: &str) {
     let out = Captured::default();
-    let ended = hub::serve(FirstMove, Cursor::new(text.as_bytes().to_vec()), out.clone());
+    let lines = text.lines().map(|line| format!("{line}\n")).collect();
+    let input = Paced { lines, out: out.clone(), awaiting: None };
+    let ended = hub::serve(engine, BufReader::new(input), out.clone());
     assert!(ended.is_ok(), "the session failed: {ended:?}");
     let written = String::from_utf8(out.0.lock().expect("not poisoned").clone())
         .expect("the session writes UTF-8");
     for line in written.lines() {
         assert!(Line::parse(line).is_ok(), "malformed line written: {line:?}");
     }
+}
+
+fuzz_target!(|text: &str| {
+    check_session(FirstMove, text);
+    check_session(KeptTree::new(), text);
 });
