@@ -1,6 +1,7 @@
 //! `checkers-zero hub [--player SPEC | --net CKPT]`: a Hub-protocol engine on stdin and stdout,
-//! for GUIs, tournament managers and pydraughts. The player is loaded once; its search tree is
-//! kept from move to move while the GUI's game goes on, and `new-game` gives a fresh player.
+//! for GUIs, tournament managers and pydraughts. The player is loaded once; its search tree (or
+//! table) is kept from move to move while the GUI's game goes on, and `new-game` gives a fresh
+//! player.
 
 use crate::lone_player;
 use crate::match_cmd::NetArgs;
