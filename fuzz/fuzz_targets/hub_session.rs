@@ -13,6 +13,7 @@ use libfuzzer_sys::fuzz_target;
 use search::{MoveBudget, Progress, Score, ThinkRequest, UniformEvaluator};
 use std::collections::VecDeque;
 use std::io::{BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -118,15 +119,26 @@ struct Paced {
     out: Captured,
     /// Answers written before the last `go` was sent, while it waits for its own.
     awaiting: Option<usize>,
+    /// Set once the session has ended: the rest of the input is not sent.
+    ended: Arc<AtomicBool>,
+}
+
+impl Paced {
+    fn ended(&self) -> bool {
+        self.ended.load(Ordering::SeqCst)
+    }
 }
 
 impl Read for Paced {
     fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
         if let Some(before) = self.awaiting.take() {
             let started = Instant::now();
-            while self.out.answers() <= before && started.elapsed() < ANSWER_WAIT {
+            while self.out.answers() <= before && !self.ended() && started.elapsed() < ANSWER_WAIT {
                 thread::sleep(Duration::from_micros(50));
             }
+        }
+        if self.ended() {
+            return Ok(0);
         }
         let Some(line) = self.lines.front_mut() else { return Ok(0) };
         let n = line.len().min(buffer.len());
@@ -146,9 +158,17 @@ impl Read for Paced {
 fn check_session<E: Engine + 'static>(engine: E, text: &str) {
     let out = Captured::default();
     let lines = text.lines().map(|line| format!("{line}\n")).collect();
-    let input = Paced { lines, out: out.clone(), awaiting: None };
-    let ended = hub::serve(engine, BufReader::new(input), out.clone());
-    assert!(ended.is_ok(), "the session failed: {ended:?}");
+    let ended = Arc::new(AtomicBool::new(false));
+    let input = Paced { lines, out: out.clone(), awaiting: None, ended: ended.clone() };
+    let result = hub::serve(engine, BufReader::new(input), out.clone());
+    // The session's reader thread outlives a session ended by `quit` while it reads on: stop it
+    // and wait for it to drop the input, or LeakSanitizer counts the live thread as a leak.
+    ended.store(true, Ordering::SeqCst);
+    let started = Instant::now();
+    while Arc::strong_count(&ended) > 1 && started.elapsed() < ANSWER_WAIT {
+        thread::sleep(Duration::from_micros(50));
+    }
+    assert!(result.is_ok(), "the session failed: {result:?}");
     let written = String::from_utf8(out.0.lock().expect("not poisoned").clone())
         .expect("the session writes UTF-8");
     for line in written.lines() {
