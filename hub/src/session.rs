@@ -390,10 +390,9 @@ mod tests {
                     return Err("the net failed".into());
                 }
             }
-            let mut mv = game.position().legal_moves()[0];
-            if failing {
-                mv = Position::start().legal_moves()[0];
-            }
+            // Failing with an illegal move: the start position's first (the test plays another).
+            let position = if failing { Position::start() } else { *game.position() };
+            let mv = position.legal_moves()[0];
             let progress = Progress {
                 depth: 1,
                 playouts: None,
