@@ -48,6 +48,18 @@ fn libraries_loaded(args: &[&str], net_library: Option<&str>) -> (Vec<String>, S
 }
 
 #[test]
+fn the_net_library_brings_libtorch_cuda_when_its_libtorch_has_cuda() {
+    // Nothing in the net library calls into libtorch_cuda, so a plain link drops it; without it
+    // libtorch registers no CUDA backend and sees no GPU on a GPU machine.
+    let libtorch = std::env::var("LIBTORCH").expect("LIBTORCH is set (scripts/libtorch-env.sh)");
+    let has_cuda = std::path::Path::new(&libtorch).join("lib/libtorch_cuda.so").exists();
+    let (libs, _) = libraries_loaded(&["ladder", "/nonexistent-run"], None);
+    assert!(libs.iter().any(|l| l.contains("libtorch_cpu")), "no libtorch loaded: {libs:?}");
+    let cuda_loaded = libs.iter().any(|l| l.contains("libtorch_cuda.so"));
+    assert_eq!(cuda_loaded, has_cuda, "{libtorch} has CUDA: {has_cuda}; loaded: {libs:?}");
+}
+
+#[test]
 fn commands_without_a_net_never_load_libtorch_or_the_net_library() {
     let torch = |libs: &[String]| libs.iter().any(|l| l.contains("libtorch_cpu"));
     for args in [
