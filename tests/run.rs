@@ -125,6 +125,46 @@ pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
 }
 
 #[test]
+fn with_earlier_minutes_each_promoted_net_plays_the_run_s_earlier_net_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tiny = shipped_config("tiny-sparse.toml");
+    tiny.gate.always_promote = true;
+    // A few milliseconds: the earlier net is the one evaluated before.
+    tiny.eval.earlier_minutes = 0.0001;
+    let config = write_config(dir.path(), "earlier.toml", &tiny);
+    let run_dir = dir.path().join("run");
+    let out = succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
+    let run = RunDir::existing(&run_dir).unwrap();
+    let evaluations: Vec<arena::EvalRecord> =
+        std::fs::read_to_string(run.root().join("eval.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    let label = "earlier:0.0001m";
+    let (earlier, fixed): (Vec<_>, Vec<_>) = evaluations.iter().partition(|r| r.opponent == label);
+    // Every net after the first plays the one evaluated before it, once.
+    let generations = |records: &[&arena::EvalRecord]| -> Vec<u32> {
+        let mut g: Vec<u32> = records.iter().map(|r| r.generation).collect();
+        g.dedup();
+        g
+    };
+    let nets = generations(&fixed);
+    assert!(nets.len() >= 2, "{evaluations:?}");
+    assert_eq!(generations(&earlier), nets[1..], "{evaluations:?}");
+    for r in &evaluations {
+        let checkpoint = r.checkpoint.as_deref().expect("each record names its net");
+        assert!(run.root().join(checkpoint).is_file(), "{r:?}");
+    }
+    assert!(out.contains(&format!(" vs {label}: +")), "{out}");
+    assert!(out.contains(", the earlier net mcts:"), "{out}");
+    // The ladder draws its curve beside the fixed opponents'.
+    let ladder = succeed(&["ladder", arg(&run_dir)]);
+    let curve = ladder.split("learning curve against the fixed opponents: ").nth(1).expect(&ladder);
+    assert!(curve.contains(&format!("\n{label}\n")), "{ladder}");
+}
+
+#[test]
 fn without_a_gate_every_candidate_plays_its_games_and_is_promoted() {
     let dir = tempfile::tempdir().unwrap();
     let mut tiny = shipped_config("tiny-sparse.toml");

@@ -38,6 +38,11 @@ pub struct EvalConfig {
     pub every_minutes: f64,
     /// Games played at once; 0 means automatic (see `arena::MatchConfig::threads`).
     pub threads: usize,
+    /// Also play the run's net of this many minutes of run time earlier (the net last evaluated
+    /// at least that long before), recorded under the opponent [`EvalConfig::earlier_label`]: a
+    /// score over 0.5 says the run still gained strength over that time, where a fixed opponent
+    /// may be beaten every time already. 0 means off.
+    pub earlier_minutes: f64,
 }
 
 impl Default for EvalConfig {
@@ -49,6 +54,7 @@ impl Default for EvalConfig {
             time: 0.1,
             every_minutes: 0.0,
             threads: 0,
+            earlier_minutes: 0.0,
         }
     }
 }
@@ -64,6 +70,12 @@ impl EvalConfig {
             self.every_minutes >= 0.0 && self.every_minutes.is_finite(),
             "a finite number >= 0",
         )?;
+        check(
+            "earlier_minutes",
+            self.earlier_minutes,
+            self.earlier_minutes >= 0.0 && self.earlier_minutes.is_finite(),
+            "a finite number >= 0",
+        )?;
         for (i, opponent) in self.opponents.iter().enumerate() {
             opponent.parse::<PlayerSpec>().map_err(|e| {
                 let why = format!("a player as for `match` (entry {i}: {})", support::one_line(&e));
@@ -71,6 +83,12 @@ impl EvalConfig {
             })?;
         }
         Ok(())
+    }
+
+    /// The opponent name of the evaluations against the run's earlier net (`earlier:60m`), when
+    /// they are on.
+    pub fn earlier_label(&self) -> Option<String> {
+        (self.earlier_minutes > 0.0).then(|| format!("earlier:{}m", self.earlier_minutes))
     }
 
     /// Seconds per move as a duration.
@@ -103,6 +121,10 @@ pub struct EvalRecord {
     /// evaluation ran outside `run`, e.g. in a separate `gate --follow`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_seconds: Option<f64>,
+    /// The net's checkpoint, relative to its run (absent in records written before it was kept,
+    /// and outside `run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<String>,
 }
 
 impl EvalRecord {
@@ -143,6 +165,7 @@ pub fn play_anchor(
         unix_time: support::unix_seconds(),
         seconds: clock.elapsed().as_secs_f64(),
         run_seconds: None,
+        checkpoint: None,
     };
     Ok((record, games))
 }

@@ -203,6 +203,7 @@ mod tests {
             unix_time: 1_000_000 + run_seconds.unwrap_or(0.0) as u64,
             seconds: 0.0,
             run_seconds,
+            checkpoint: None,
         }
     }
 

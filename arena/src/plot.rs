@@ -346,6 +346,7 @@ mod tests {
             unix_time: 0,
             seconds: 0.0,
             run_seconds: Some(step as f64 * 3.6),
+            checkpoint: None,
         };
         let records = [record("a", 0, 0), record("a", 1000, 2), record("b", 1000, 4)];
         let curve = LearningCurve::of(&records);

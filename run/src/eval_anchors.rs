@@ -1,18 +1,19 @@
 //! Evaluation inside a run (`[eval]`): the best net plays each fixed opponent over the same
 //! ballots after a promotion (at most every `every_minutes`), and once more at the end of the run
-//! for the final net. Each result goes to the evaluation log `RUN/eval.jsonl` (one record per net
+//! for the final net; with `earlier_minutes`, also the run's net of that long before (a relative
+//! curve that a beaten-every-time anchor cannot give). Each result goes to the evaluation log `RUN/eval.jsonl` (one record per net
 //! and opponent; on S3 objects under `eval/`), its games to the results log
 //! `games/results.jsonl` (so the ladder rates the run against the anchors), TensorBoard
 //! (`eval/<opponent>/score`, `.../elo`, `.../elo_low`, `.../elo_high`) and the progress output.
 
 use crate::logs::{append_records, read_records};
-use crate::run_state::fetch_net;
 use anyhow::{Context, Result};
 use arena::{play_anchor, Entrant, EvalRecord, NetOptions, NetSource, PlayerSpec, ResultRecord};
 use cli::progress;
 use egdb::Tables;
 use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun, Log};
+use std::path::Path;
 use std::sync::Arc;
 use train::TbLogger;
 
@@ -21,17 +22,49 @@ pub fn read_evaluations(run: &CachedRun) -> Result<Vec<EvalRecord>> {
     read_records(run, Log::Evaluations, "an evaluation record")
 }
 
+/// An opponent of an evaluation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Opponent {
+    /// One of `eval.opponents`, as written there.
+    Fixed(String),
+    /// The run's net of `eval.earlier_minutes` before, as the evaluation that last played it
+    /// recorded it.
+    Earlier(EvalRecord),
+}
+
 /// The opponents `best` has not played yet, when an evaluation is due: always at the end of the
-/// run (`last`), else when `every_minutes` have passed since the last evaluation.
-pub fn due(run: &CachedRun, config: &RunConfig, best: &BestNet, last: bool) -> Result<Vec<String>> {
+/// run (`last`), else when `every_minutes` have passed since the last evaluation. The run's
+/// earlier net is among them when `eval.earlier_minutes` is on, the run's clock (`run_seconds`,
+/// now) is known and a net older than `best` was evaluated at least that long ago.
+pub fn due(
+    run: &CachedRun,
+    config: &RunConfig,
+    best: &BestNet,
+    last: bool,
+    run_seconds: Option<f64>,
+) -> Result<Vec<Opponent>> {
     let done = read_evaluations(run)?;
-    let missing: Vec<String> = config
+    let played = |opponent: &dyn Fn(&EvalRecord) -> bool| {
+        done.iter().any(|r| r.generation == best.generation && opponent(r))
+    };
+    let mut missing: Vec<Opponent> = config
         .eval
         .opponents
         .iter()
-        .filter(|o| !done.iter().any(|r| r.generation == best.generation && opponent_is(r, o)))
-        .cloned()
+        .filter(|o| !played(&|r| opponent_is(r, o)))
+        .map(|o| Opponent::Fixed(o.clone()))
         .collect();
+    if let (Some(label), Some(now)) = (config.eval.earlier_label(), run_seconds) {
+        if !played(&|r| r.opponent == label) {
+            let cutoff = now - config.eval.earlier_minutes * 60.0;
+            let earlier = done
+                .iter()
+                .filter(|r| r.generation < best.generation && r.checkpoint.is_some())
+                .filter(|r| r.run_seconds.is_some_and(|t| t <= cutoff))
+                .max_by(|a, b| a.run_seconds.partial_cmp(&b.run_seconds).expect("finite"));
+            missing.extend(earlier.cloned().map(Opponent::Earlier));
+        }
+    }
     let started = done.iter().any(|r| r.generation == best.generation);
     let latest = done.iter().map(|r| r.unix_time).max();
     let waited = latest.is_none_or(|t| {
@@ -53,7 +86,7 @@ pub fn evaluate(
     config: &RunConfig,
     tables: Option<Arc<Tables>>,
     best: &BestNet,
-    opponents: &[String],
+    opponents: &[Opponent],
     run_seconds: Option<f64>,
     tb: &mut TbLogger,
 ) -> Result<()> {
@@ -65,26 +98,41 @@ pub fn evaluate(
         egdb: tables.clone(),
         nets: Some(model::players_loader()),
     };
-    let net = NetSource {
-        checkpoint: fetch_net(run, best)?,
-        run_dir: Some(run.run().root().to_path_buf()),
-    };
     let playouts = (eval.playouts > 0).then_some(eval.playouts);
-    let player = Entrant::load(&PlayerSpec::mcts(net, playouts), &options)?;
+    let run_net = |checkpoint: &Path| -> Result<Entrant> {
+        let key = checkpoint.to_str().context("a net's path is not UTF-8")?;
+        let net = NetSource { checkpoint: run.fetch(key)?, run_dir: Some(run.run().root().into()) };
+        Ok(Entrant::load(&PlayerSpec::mcts(net, playouts), &options)?)
+    };
+    let player = run_net(&best.checkpoint)?;
     let deck = arena::standard_deck()?;
     let rules = config.selfplay.draw.into();
-    for spec in opponents {
-        let opponent = Entrant::load(&spec.parse()?, &options)
-            .with_context(|| format!("`eval.opponents`: {spec}"))?;
+    for opponent in opponents {
+        let (entrant, label) = match opponent {
+            Opponent::Fixed(spec) => {
+                let entrant = Entrant::load(&spec.parse()?, &options)
+                    .with_context(|| format!("`eval.opponents`: {spec}"))?;
+                (entrant, None)
+            }
+            Opponent::Earlier(record) => {
+                let checkpoint = record.checkpoint.as_deref().unwrap_or_default();
+                (run_net(Path::new(checkpoint))?, eval.earlier_label())
+            }
+        };
         let (mut record, games) =
-            play_anchor(&player, &opponent, &deck, rules, eval, config.seed, tables.clone())?;
+            play_anchor(&player, &entrant, &deck, rules, eval, config.seed, tables.clone())?;
         record.generation = best.generation;
         record.run_seconds = run_seconds;
+        record.checkpoint = best.checkpoint.to_str().map(str::to_string);
+        // The earlier net is recorded under its label, so that its evaluations form one curve;
+        // its games in the results log name the net itself.
+        let earlier_net = label.map(|label| std::mem::replace(&mut record.opponent, label));
         let results: Vec<ResultRecord> = games.iter().map(ResultRecord::of).collect();
         append_records(run, Log::Results, &results)?;
         append_records(run, Log::Evaluations, std::slice::from_ref(&record))?;
         log(tb, &record)?;
-        progress::line(format!("  {}", describe(&record)));
+        let which = earlier_net.map_or_else(String::new, |net| format!(", the earlier net {net}"));
+        progress::line(format!("  {}{which}", describe(&record)));
     }
     tb.flush()?;
     Ok(())
@@ -117,4 +165,64 @@ fn describe(r: &EvalRecord) -> String {
         r.tally.games(),
         r.seconds
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena::Tally;
+
+    const SPARSE: &str = "[net]\nkind = \"sparse\"\n";
+
+    /// A record of generation `generation` against `opponent`, played `run_seconds` into the run.
+    fn record(generation: u32, opponent: &str, run_seconds: f64, checkpoint: bool) -> EvalRecord {
+        EvalRecord {
+            generation,
+            step: u64::from(generation) * 100,
+            net: format!("mcts:gen-{generation}:8"),
+            opponent: opponent.into(),
+            tally: Tally { wins: 1, draws: 0, losses: 1 },
+            score: 0.5,
+            unix_time: 0,
+            seconds: 1.0,
+            run_seconds: Some(run_seconds),
+            checkpoint: checkpoint.then(|| format!("nets/gen-{generation}.safetensors")),
+        }
+    }
+
+    #[test]
+    fn the_earlier_net_is_the_newest_one_evaluated_at_least_that_long_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = CachedRun::open(dir.path().to_str().unwrap(), None, "test").unwrap();
+        let config = RunConfig::parse(&format!(
+            "{SPARSE}[eval]\nopponents = [\"alphabeta:1\"]\nearlier_minutes = 60.0"
+        ))
+        .unwrap();
+        let records = [
+            record(1, "alphabeta:1", 100.0, true),
+            record(2, "alphabeta:1", 1000.0, true),
+            record(3, "alphabeta:1", 1050.0, false), // written before records named their net
+            record(4, "alphabeta:1", 3000.0, true),
+        ];
+        append_records(&run, Log::Evaluations, &records).unwrap();
+        let best = BestNet {
+            checkpoint: "nets/gen-5.safetensors".into(),
+            step: 500,
+            generation: 5,
+            promoted_at: 0,
+            promoted_by: None,
+        };
+        let due = |now: Option<f64>| due(&run, &config, &best, false, now).unwrap();
+        let fixed = Opponent::Fixed("alphabeta:1".into());
+        // 4700 s in, the cutoff is 1100 s: generation 2 (3 names no net, 4 is too recent).
+        assert_eq!(due(Some(4700.0)), [fixed.clone(), Opponent::Earlier(records[1].clone())]);
+        // Before an hour has passed since any evaluation, or without the run's clock: none.
+        assert_eq!(due(Some(3000.0)), std::slice::from_ref(&fixed));
+        assert_eq!(due(None), std::slice::from_ref(&fixed));
+        // Played once, not again for the same net; the label names the minutes.
+        let label = config.eval.earlier_label().unwrap();
+        assert_eq!(label, "earlier:60m");
+        append_records(&run, Log::Evaluations, &[record(5, &label, 4700.0, true)]).unwrap();
+        assert_eq!(due(Some(9000.0)), [fixed]);
+    }
 }

@@ -63,9 +63,10 @@ pub fn follow(
         let ended = (until.candidates_ended)();
         let (best, candidate) = retry(waiting, || next_candidate(cached, config))?;
         let last = ended && candidate.is_none() && until.final_evaluation;
-        let opponents = retry(waiting, || eval_anchors::due(cached, config, &best, last))?;
+        let run_seconds = until.run_clock.map(|clock| clock());
+        let due = || eval_anchors::due(cached, config, &best, last, run_seconds);
+        let opponents = retry(waiting, due)?;
         if !opponents.is_empty() {
-            let run_seconds = until.run_clock.map(|clock| clock());
             let evaluate = || {
                 let tables = tables.clone();
                 eval_anchors::evaluate(cached, config, tables, &best, &opponents, run_seconds, tb)

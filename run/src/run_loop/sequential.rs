@@ -32,9 +32,9 @@ pub(super) fn run(parts: Parts) -> Result<()> {
         let spent = progress.spent();
         let limit = exhausted(&config.budget, &spent, trainer.step());
         // The best net against the fixed anchors: when due, and for the final net.
-        let opponents = eval_anchors::due(cached, config, &best, limit.is_some())?;
+        let run_seconds = Some(spent.wall_seconds);
+        let opponents = eval_anchors::due(cached, config, &best, limit.is_some(), run_seconds)?;
         if !opponents.is_empty() {
-            let run_seconds = Some(spent.wall_seconds);
             eval_anchors::evaluate(
                 cached,
                 config,
