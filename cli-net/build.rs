@@ -13,7 +13,9 @@ fn main() {
         let cuda = std::path::Path::new(&lib).join("libtorch_cuda.so");
         if cuda.exists() {
             let cuda = cuda.display();
-            println!("cargo:rustc-cdylib-link-arg=-Wl,--push-state,--no-as-needed,{cuda},--pop-state");
+            println!(
+                "cargo:rustc-cdylib-link-arg=-Wl,--push-state,--no-as-needed,{cuda},--pop-state"
+            );
         }
     }
     record_build_identity(std::path::Path::new(".."));
