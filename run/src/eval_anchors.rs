@@ -61,7 +61,9 @@ pub fn due(
                 .iter()
                 .filter(|r| r.generation < best.generation && r.checkpoint.is_some())
                 .filter(|r| r.run_seconds.is_some_and(|t| t <= cutoff))
-                .max_by(|a, b| a.run_seconds.partial_cmp(&b.run_seconds).expect("finite"));
+                .max_by(|a, b| {
+                    a.run_seconds.unwrap_or(0.0).total_cmp(&b.run_seconds.unwrap_or(0.0))
+                });
             missing.extend(earlier.cloned().map(Opponent::Earlier));
         }
     }
