@@ -131,6 +131,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let train =
         bench_train(&config.net, &config.train, plan.train_steps, plan.train_positions, device)?;
 
+    // The net figures' thread setting, for the report, before the families take one thread.
+    let threads = tch::get_num_threads();
     clock.stage("the sparse net against the 4x32 ResNet, one thread each");
     model::set_cpu_threads(1);
     let families =
@@ -165,7 +167,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         train_aux_samples_per_s: train.aux_samples_per_s,
         train_aux_ratio: train.aux_samples_per_s / train.pipeline_samples_per_s.max(1e-9),
         families,
-        threads: tch::get_num_threads(),
+        threads,
         device: report::device_name(device),
         version: env!("CARGO_PKG_VERSION").to_string(),
         date: report::utc_now(),
