@@ -78,12 +78,7 @@ pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
     let out = succeed(&["run", "--config", config, "--run-dir", run_arg]);
     assert!(out.contains(" vs alphabeta:1: +"), "{out}");
     let run = RunDir::existing(&run_dir).unwrap();
-    let evaluations: Vec<arena::EvalRecord> =
-        std::fs::read_to_string(run.root().join("eval.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+    let evaluations = evaluation_records(&run);
     let best = run.best().unwrap().unwrap();
     assert_eq!(evaluations.first().map(|r| r.generation), Some(0), "the first net is the baseline");
     assert_eq!(
@@ -135,12 +130,7 @@ fn with_earlier_minutes_each_promoted_net_plays_the_run_s_earlier_net_too() {
     let run_dir = dir.path().join("run");
     let out = succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
     let run = RunDir::existing(&run_dir).unwrap();
-    let evaluations: Vec<arena::EvalRecord> =
-        std::fs::read_to_string(run.root().join("eval.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+    let evaluations = evaluation_records(&run);
     let label = "earlier:0.0001m";
     let (earlier, fixed): (Vec<_>, Vec<_>) = evaluations.iter().partition(|r| r.opponent == label);
     // Every net after the first plays the one evaluated before it, once.
@@ -162,6 +152,15 @@ fn with_earlier_minutes_each_promoted_net_plays_the_run_s_earlier_net_too() {
     let ladder = succeed(&["ladder", arg(&run_dir)]);
     let curve = ladder.split("learning curve against the fixed opponents: ").nth(1).expect(&ladder);
     assert!(curve.contains(&format!("\n{label}\n")), "{ladder}");
+}
+
+/// The run's evaluation log, every record.
+fn evaluation_records(run: &RunDir) -> Vec<arena::EvalRecord> {
+    std::fs::read_to_string(run.root().join("eval.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 #[test]
