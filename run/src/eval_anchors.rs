@@ -1,12 +1,14 @@
 //! Evaluation inside a run (`[eval]`): the best net plays each fixed opponent over the same
 //! ballots after a promotion (at most every `every_minutes`), and once more at the end of the run
 //! for the final net; with `earlier_minutes`, also the run's net of that long before (a relative
-//! curve that a beaten-every-time anchor cannot give). Each result goes to the evaluation log `RUN/eval.jsonl` (one record per net
-//! and opponent; on S3 objects under `eval/`), its games to the results log
-//! `games/results.jsonl` (so the ladder rates the run against the anchors), TensorBoard
-//! (`eval/<opponent>/score`, `.../elo`, `.../elo_low`, `.../elo_high`) and the progress output.
+//! curve that a beaten-every-time anchor cannot give). Each result goes to the evaluation log
+//! `RUN/eval.jsonl` (one record per net and opponent; on S3 objects under `eval/`), its games to
+//! the results log `games/results.jsonl` (so the ladder rates the run against the anchors),
+//! TensorBoard (`eval/<opponent>/score`, `.../elo`, `.../elo_low`, `.../elo_high`) and the progress
+//! output.
 
 use crate::logs::{append_records, read_records};
+use crate::run_state::fetch_checkpoint;
 use anyhow::{Context, Result};
 use arena::{play_anchor, Entrant, EvalRecord, NetOptions, NetSource, PlayerSpec, ResultRecord};
 use cli::progress;
@@ -102,8 +104,8 @@ pub fn evaluate(
     };
     let playouts = (eval.playouts > 0).then_some(eval.playouts);
     let run_net = |checkpoint: &Path| -> Result<Entrant> {
-        let key = checkpoint.to_str().context("a net's path is not UTF-8")?;
-        let net = NetSource { checkpoint: run.fetch(key)?, run_dir: Some(run.run().root().into()) };
+        let checkpoint = fetch_checkpoint(run, checkpoint)?;
+        let net = NetSource { checkpoint, run_dir: Some(run.run().root().into()) };
         Ok(Entrant::load(&PlayerSpec::mcts(net, playouts), &options)?)
     };
     let player = run_net(&best.checkpoint)?;

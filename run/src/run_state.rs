@@ -95,7 +95,13 @@ pub fn ensure_best(cached: &CachedRun, config: &RunConfig) -> Result<BestNet> {
 
 /// The checkpoint of `best` in the cache, downloaded first if need be.
 pub fn fetch_net(cached: &CachedRun, best: &BestNet) -> Result<PathBuf> {
-    let key = best.checkpoint.to_str().context("the best net's path is not UTF-8")?;
+    fetch_checkpoint(cached, &best.checkpoint)
+}
+
+/// The run's checkpoint at `checkpoint` (relative to the run) in the cache, downloaded first if
+/// need be.
+pub fn fetch_checkpoint(cached: &CachedRun, checkpoint: &Path) -> Result<PathBuf> {
+    let key = checkpoint.to_str().context("a net's path is not UTF-8")?;
     Ok(cached.fetch(key)?)
 }
 
