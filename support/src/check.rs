@@ -13,9 +13,14 @@ pub struct Invalid {
 }
 
 impl Invalid {
-    /// `field` is `value`, which does not meet `expected`.
+    /// `field` is `value`, which does not meet `expected`; the value is kept as a message shows
+    /// it (escaped and cut, see [`crate::shown::shown`]).
     pub fn new(field: &'static str, value: impl std::fmt::Display, expected: &str) -> Invalid {
-        Invalid { field, value: value.to_string(), expected: expected.to_string() }
+        Invalid {
+            field,
+            value: crate::shown::shown(&value.to_string()),
+            expected: expected.to_string(),
+        }
     }
 }
 
@@ -42,5 +47,7 @@ mod tests {
         assert_eq!(check("games", 4, true, "even"), Ok(()));
         let err = check("games", 7, false, "even").unwrap_err();
         assert_eq!(err.to_string(), "`games` = 7 is invalid: even");
+        let err = check("opponents", "a\nb", false, "a player").unwrap_err();
+        assert_eq!(err.to_string(), "`opponents` = a\\nb is invalid: a player");
     }
 }

@@ -7,7 +7,9 @@ pub mod clock;
 pub mod device;
 pub mod error;
 pub mod naming;
+pub mod read;
 pub mod rng;
+pub mod shown;
 
 pub use atomic::{replace_atomic, temporary_owner, write_atomic, WriteError};
 pub use check::{check, Invalid};
@@ -15,4 +17,8 @@ pub use clock::{since_epoch, unix_millis, unix_seconds};
 pub use device::{DeviceSpec, DeviceSpecError};
 pub use error::{one_line, panic_message, some_of};
 pub use naming::{process_token, unique_name};
+pub use read::{
+    check_regular, read_capped, read_line_capped, read_text_capped, BadLine, ReadError,
+};
 pub use rng::{mix, SplitMix64};
+pub use shown::{escape_and_cut, shown, SHOWN_CHARS};
