@@ -58,3 +58,24 @@ fn pdn_reading_is_liberal() {
     let games = read_pdn("[Result \"1-0\"]\n1. 11-15\n[Result \"2-0\"]\n1. 9-13").unwrap();
     assert_eq!(games.iter().map(|g| g.result).collect::<Vec<_>>(), [GameResult::BlackWins; 2]);
 }
+
+#[test]
+fn comments_are_written_where_they_belong_and_skipped_on_reading() {
+    let mut game = read_pdn("[Event \"c\"]\n1. 11-15 23-19 2. 8-11 *").unwrap().remove(0);
+    game.comments = vec![
+        (0, "a summary".into()),
+        (1, "after Black's {first} move".into()),
+        (3, "last".into()),
+        (3, "and again".into()),
+    ];
+    let text = game.to_string();
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains(
+            "{a summary} 1. 11-15 {after Black's {first) move} 23-19 2. 8-11 {last} {and again} *"
+        ),
+        "{text}"
+    );
+    let again = read_pdn(&text).unwrap_or_else(|e| panic!("{e}\n{text}")).remove(0);
+    assert_eq!(again, PdnGame { comments: Vec::new(), ..with_written_tags(game) });
+}

@@ -4,7 +4,8 @@
 //! full or short form, comments `{...}` and `; ...`, NAGs (`!`, `?!`, `$3`), variations `( ... )`
 //! skipped, `%` escape lines, results `1-0`, `0-1`, `1/2-1/2`, `*` (and the 2-point `2-0`, `0-2`,
 //! `1-1`), `[FEN "..."]` set-ups, any number of games. Writing follows the Seven Tag Roster with
-//! `GameType "21"`, `SetUp`/`FEN` when the game does not start from the initial position, and full jump paths.
+//! `GameType "21"`, `SetUp`/`FEN` when the game does not start from the initial position, full jump paths
+//! and the game's comments.
 //!
 //! Results: as in other English-draughts software, the first score is Black's (the side that moves
 //! first), so `1-0` is a Black win.
@@ -82,6 +83,9 @@ pub struct PdnGame {
     pub moves: Vec<Move>,
     /// The result, from the game's result token.
     pub result: GameResult,
+    /// Comments in the move text, written as `{...}`: `(n, text)` comes after the first `n` moves
+    /// (0: before the first move), in that order. The reader skips comments and leaves this empty.
+    pub comments: Vec<(usize, String)>,
 }
 
 /// Where and why a PDN text could not be read. Games are counted from 1.
@@ -130,7 +134,13 @@ pub enum PdnError {
 impl PdnGame {
     /// An empty game from `start`, with no tags.
     pub fn new(start: Position) -> PdnGame {
-        PdnGame { tags: Vec::new(), start, moves: Vec::new(), result: GameResult::Unknown }
+        PdnGame {
+            tags: Vec::new(),
+            start,
+            moves: Vec::new(),
+            result: GameResult::Unknown,
+            comments: Vec::new(),
+        }
     }
 
     /// The moves and result of `game`.

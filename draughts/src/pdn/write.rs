@@ -64,19 +64,45 @@ impl fmt::Display for PdnGame {
 }
 
 impl PdnGame {
-    /// The move text in pieces that are never split across lines: `1. 11-15`, `23-19`, ..., `*`.
+    /// The move text in pieces that are never split across lines: `1. 11-15`, `23-19`, ..., `*`,
+    /// with each comment's words among them (`{word`, ..., `word}`).
     fn move_text_words(&self) -> impl Iterator<Item = String> + '_ {
         let white_first = self.start.side_to_move() == Color::White;
-        self.moves
-            .iter()
-            .enumerate()
-            .map(move |(ply, mv)| match (ply, white_first) {
-                (0, true) => format!("{}... {mv}", self.move_number(0)),
-                _ if (ply + usize::from(white_first)) % 2 == 0 => {
-                    format!("{}. {mv}", self.move_number(ply))
-                }
-                _ => mv.to_string(),
-            })
+        let moves = self.moves.iter().enumerate().map(move |(ply, mv)| match (ply, white_first) {
+            (0, true) => format!("{}... {mv}", self.move_number(0)),
+            _ if (ply + usize::from(white_first)) % 2 == 0 => {
+                format!("{}. {mv}", self.move_number(ply))
+            }
+            _ => mv.to_string(),
+        });
+        let comments_after = |played: usize| {
+            self.comments
+                .iter()
+                .filter(move |(n, _)| *n == played)
+                .flat_map(|(_, text)| comment_words(text))
+        };
+        comments_after(0)
+            .chain(
+                moves.enumerate().flat_map(move |(ply, word)| {
+                    std::iter::once(word).chain(comments_after(ply + 1))
+                }),
+            )
             .chain(std::iter::once(self.result.pdn().to_owned()))
+    }
+}
+
+/// A comment as words of move text, `{` before the first and `}` after the last; a `}` in the text
+/// (which would end the comment) is written as `)`.
+fn comment_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> =
+        text.replace('}', ")").split_whitespace().map(String::from).collect();
+    match words.as_mut_slice() {
+        [] => vec!["{}".to_owned()],
+        [first, .., last] => {
+            first.insert(0, '{');
+            last.push('}');
+            words
+        }
+        [only] => vec![format!("{{{only}}}")],
     }
 }
