@@ -1,6 +1,8 @@
 //! JSON-lines record files (the run's logs, a match's `--record` file): typed records appended a
 //! batch per write, read back in file order with each line that is not a record set aside,
-//! naming its file and line, so that one damaged line never hides the others.
+//! naming its file and line, so that one damaged line (bytes that are not UTF-8, as a crash
+//! cutting a line inside a character leaves, as well as JSON that is not a record) never hides
+//! the others.
 
 use crate::{append_lines, RunDirError};
 use serde::de::DeserializeOwned;
@@ -24,9 +26,27 @@ pub struct BadLine {
     pub path: PathBuf,
     /// The line, from 1.
     pub line: usize,
-    /// What the JSON reader said.
-    pub source: serde_json::Error,
+    /// What is wrong with it.
+    pub source: Damage,
 }
+
+/// What is wrong with a line that is not a record.
+#[derive(Debug, thiserror::Error)]
+pub enum Damage {
+    /// Bytes that are not UTF-8 text.
+    #[error("not UTF-8 text (byte {at} of the line)")]
+    NotText {
+        /// The first bad byte, from 0.
+        at: usize,
+    },
+    /// Text that is not a record.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
+/// The largest record log read whole (about three million game results); a bigger one is refused
+/// with the setting that raises the limit (`support::read_capped`).
+pub const MAX_LOG_BYTES: u64 = 1 << 30;
 
 /// `records` as JSON lines, each ending in a newline.
 pub fn to_json_lines<T: Serialize>(records: &[T]) -> String {
@@ -49,16 +69,21 @@ pub fn append_json_lines<T: Serialize>(path: &Path, records: &[T]) -> Result<(),
 }
 
 /// Reads the records of the file at `path`; a missing file has none. An error only when the file
-/// cannot be read as text.
+/// cannot be read at all (not a regular file, bigger than [`MAX_LOG_BYTES`], unreadable); each
+/// line that is not a record is set aside, whatever its bytes.
 pub fn read_json_lines<T: DeserializeOwned>(path: &Path) -> Result<JsonLines<T>, RunDirError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(source) => return Err(RunDirError::Io { path: path.to_path_buf(), source }),
+    let bytes = match support::read_capped(path, MAX_LOG_BYTES, "a record log") {
+        Ok(bytes) => bytes,
+        Err(e) if e.is_not_found() => Vec::new(),
+        Err(source) => return Err(RunDirError::Read { path: path.to_path_buf(), source }),
     };
     let mut read = JsonLines { records: Vec::new(), skipped: Vec::new() };
-    for (i, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
-        match serde_json::from_str(line) {
+    let lines = bytes.split(|&b| b == b'\n').map(|line| line.strip_suffix(b"\r").unwrap_or(line));
+    for (i, line) in lines.enumerate().filter(|(_, line)| !line.trim_ascii().is_empty()) {
+        let record = std::str::from_utf8(line)
+            .map_err(|e| Damage::NotText { at: e.valid_up_to() })
+            .and_then(|text| Ok(serde_json::from_str(text)?));
+        match record {
             Ok(record) => read.records.push(record),
             Err(source) => {
                 read.skipped.push(BadLine { path: path.to_path_buf(), line: i + 1, source })
@@ -84,6 +109,37 @@ mod tests {
         assert_eq!(read.skipped.len(), 1);
         assert_eq!(read.skipped[0].line, 3);
         assert!(read.skipped[0].to_string().contains("numbers.jsonl:3:"), "{}", read.skipped[0]);
+        let missing: JsonLines<u32> = read_json_lines(&dir.path().join("none.jsonl")).unwrap();
+        assert!(missing.records.is_empty() && missing.skipped.is_empty());
+    }
+
+    /// A crash can cut a line inside a character (a player such as `mcts:réseau:8`): the reader
+    /// refused the whole file, and `run`, `ladder` and `match --resume` stopped for good.
+    #[test]
+    fn a_line_cut_inside_a_character_was_refusing_the_whole_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.jsonl");
+        let cut = "\"mcts:réseau:8\"".as_bytes();
+        let cut = &cut[..cut.iter().position(|&b| b >= 0x80).unwrap() + 1];
+        let mut bytes = b"1\n".to_vec();
+        bytes.extend_from_slice(cut);
+        bytes.extend_from_slice(b"\n\xff\xfe\r\n2\r\n");
+        std::fs::write(&path, bytes).unwrap();
+        let read: JsonLines<u32> = read_json_lines(&path).unwrap();
+        assert_eq!(read.records, [1, 2]);
+        assert_eq!(read.skipped.iter().map(|b| b.line).collect::<Vec<_>>(), [2, 3]);
+        assert!(
+            read.skipped[0].source.to_string().contains("not UTF-8"),
+            "{}",
+            read.skipped[0].source
+        );
+    }
+
+    #[test]
+    fn a_log_that_is_not_a_regular_file_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = support::one_line(&read_json_lines::<u32>(dir.path()).unwrap_err());
+        assert!(err.contains(&dir.path().display().to_string()) && err.contains("folder"), "{err}");
         let missing: JsonLines<u32> = read_json_lines(&dir.path().join("none.jsonl")).unwrap();
         assert!(missing.records.is_empty() && missing.skipped.is_empty());
     }

@@ -53,7 +53,9 @@ mod outbox;
 mod store;
 
 pub use cached::CachedRun;
-pub use json_lines::{append_json_lines, read_json_lines, to_json_lines, BadLine, JsonLines};
+pub use json_lines::{
+    append_json_lines, read_json_lines, to_json_lines, BadLine, Damage, JsonLines, MAX_LOG_BYTES,
+};
 pub use log::Log;
 pub use outbox::Uploader;
 pub use store::{Created, Problem, Promotion, Store, StoreError};
@@ -75,6 +77,14 @@ pub enum RunDirError {
         path: PathBuf,
         /// What the operating system said.
         source: io::Error,
+    },
+    /// A file of the run that was not read: not a regular file, too big, or unreadable.
+    #[error("{path}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why (see `support::read_capped`).
+        source: support::ReadError,
     },
     /// The run's store (where the best-net pointers live, and an S3 run's files) failed (boxed:
     /// it is much larger than the other variants).
@@ -299,6 +309,34 @@ mod tests {
         fs::write(run.best_file(), "{not json").unwrap();
         let err = run.best().unwrap_err().to_string();
         assert!(err.contains("best.json"), "{err}");
+    }
+
+    /// A pointer naming `../../etc/passwd` was loaded as the run's best net.
+    #[test]
+    fn a_pointer_whose_checkpoint_leaves_the_run_was_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::create(dir.path()).unwrap();
+        let good = BestNet {
+            checkpoint: "nets/step-000100.safetensors".into(),
+            step: 100,
+            generation: 0,
+            promoted_at: 5,
+            promoted_by: None,
+        };
+        run.promote(&good).unwrap();
+        for planted in ["../../etc/passwd", "/etc/passwd", "nets/../../x", ""] {
+            let bad = BestNet { checkpoint: planted.into(), generation: 1, ..good.clone() };
+            fs::write(dir.path().join("best/gen-000001.json"), serde_json::to_vec(&bad).unwrap())
+                .unwrap();
+            assert_eq!(run.best().unwrap(), Some(good.clone()), "{planted}: passed over");
+            fs::write(run.best_file(), serde_json::to_vec(&bad).unwrap()).unwrap();
+            fs::remove_dir_all(dir.path().join("best")).unwrap();
+            let err = run.best().unwrap_err().to_string();
+            assert!(err.contains("not a path inside the run folder"), "{planted}: {err}");
+            fs::create_dir(dir.path().join("best")).unwrap();
+            run.promote(&good).unwrap();
+            fs::remove_file(run.best_file()).unwrap();
+        }
     }
 
     #[test]

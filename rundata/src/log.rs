@@ -73,8 +73,9 @@ impl CachedRun {
 
     /// Rewrites the cache's copy of `log` from the store's log file and the cached objects.
     fn sync_view(&self, log: Log) -> Result<(), RunDirError> {
-        let legacy = self.store().get(log.file())?.unwrap_or_default();
-        let mut text = String::from_utf8_lossy(&legacy).into_owned();
+        // Bytes, not text: a line cut inside a character is the reader's to skip, and must not
+        // stop the others from being copied.
+        let mut text = self.store().get(log.file())?.unwrap_or_default();
         let dir = self.run().root().join(log.folder());
         let mut objects: Vec<PathBuf> = match std::fs::read_dir(&dir) {
             Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).collect(),
@@ -84,14 +85,14 @@ impl CachedRun {
         objects.retain(|p| p.extension().is_some_and(|e| e == "jsonl"));
         objects.sort();
         for path in objects {
-            let part = std::fs::read_to_string(&path)
-                .map_err(|source| RunDirError::Io { path: path.clone(), source })?;
-            if !text.is_empty() && !text.ends_with('\n') {
-                text.push('\n');
+            let part = support::read_capped(&path, crate::MAX_LOG_BYTES, "a record log")
+                .map_err(|source| RunDirError::Read { path: path.clone(), source })?;
+            if !text.is_empty() && !text.ends_with(b"\n") {
+                text.push(b'\n');
             }
-            text.push_str(&part);
+            text.extend_from_slice(&part);
         }
-        write_atomic(&self.run().root().join(log.file()), text.as_bytes())?;
+        write_atomic(&self.run().root().join(log.file()), &text)?;
         Ok(())
     }
 }

@@ -12,6 +12,7 @@ use super::{Created, Problem, Store, StoreError};
 use crate::layout::{BEST_POINTERS as POINTERS, LEGACY_BEST as LEGACY};
 use crate::BestNet;
 use std::collections::HashSet;
+use std::path::Component;
 use std::sync::Mutex;
 
 /// What [`Store::promote`] did.
@@ -106,12 +107,22 @@ impl Store {
         Ok(Pointer::Damaged)
     }
 
-    /// The pointer at `key`, or `None` when there is none.
+    /// The pointer at `key`, or `None` when there is none. A pointer whose checkpoint is not a
+    /// path inside the run (absolute, or climbing out with `..`) is damaged: a run only promotes
+    /// its own nets, and a planted pointer must not make it load any file the process can read.
     fn pointer(&self, key: &str) -> Result<Option<BestNet>, StoreError> {
         let Some(bytes) = self.get(key)? else { return Ok(None) };
-        serde_json::from_slice(&bytes).map(Some).map_err(|e| {
-            self.context.error(format!("reading {key}"), Problem::BadPointer(e.to_string()))
-        })
+        let bad =
+            |why: String| self.context.error(format!("reading {key}"), Problem::BadPointer(why));
+        let best: BestNet = serde_json::from_slice(&bytes).map_err(|e| bad(e.to_string()))?;
+        let inside = best.checkpoint.components().all(|c| matches!(c, Component::Normal(_)));
+        if !inside || best.checkpoint.as_os_str().is_empty() {
+            return Err(bad(format!(
+                "its checkpoint `{}` is not a path inside the run folder",
+                support::shown(&best.checkpoint.display().to_string())
+            )));
+        }
+        Ok(Some(best))
     }
 }
 
