@@ -38,6 +38,7 @@ mod tests {
                 step: 0,
                 evaluators: Box::new(|| Box::new(UniformEvaluator)),
                 leaves_per_batch: None,
+                leaf_evaluators: None,
             })
         }
 

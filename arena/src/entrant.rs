@@ -55,8 +55,9 @@ pub struct Entrant {
 
 enum Kind {
     Random,
-    /// The engine's limit, and the net that scores its leaves, if any.
-    AlphaBeta(Limit, Option<Arc<LoadedNet>>),
+    /// The engine's limit, and the net that scores its leaves with the tables its search
+    /// probes, if any.
+    AlphaBeta(Limit, Option<(Arc<LoadedNet>, Option<Arc<Tables>>)>),
     Mcts(Arc<LoadedNet>, Thinking, Option<Arc<Tables>>, MctsConfig),
     Policy(Arc<LoadedNet>),
 }
@@ -92,7 +93,7 @@ impl Entrant {
                             name: format!("{name},net={}", net.stem()),
                             step: Some(step),
                             run_dir: net.run_dir.clone(),
-                            kind: Kind::AlphaBeta(limit, Some(shared)),
+                            kind: Kind::AlphaBeta(limit, Some((shared, options.egdb.clone()))),
                         }
                     }
                 }
@@ -147,7 +148,7 @@ impl Entrant {
     /// A fresh evaluator over the player's net; `None` for a player without one.
     pub fn evaluator(&self) -> Option<BoxedEvaluator> {
         match &self.kind {
-            Kind::Mcts(net, ..) | Kind::Policy(net) | Kind::AlphaBeta(_, Some(net)) => {
+            Kind::Mcts(net, ..) | Kind::Policy(net) | Kind::AlphaBeta(_, Some((net, _))) => {
                 Some((net.evaluators)())
             }
             Kind::Random | Kind::AlphaBeta(_, None) => None,
@@ -190,8 +191,8 @@ impl Contestant for Entrant {
         Ok(match &self.kind {
             Kind::Random => Box::new(RandomPlayer::new(seed)),
             Kind::AlphaBeta(limit, None) => Box::new(AlphaBetaPlayer::new(*limit)),
-            Kind::AlphaBeta(limit, Some(net)) => Box::new(
-                AlphaBetaPlayer::new(*limit).with_evaluator(self.name.clone(), (net.evaluators)()),
+            Kind::AlphaBeta(limit, Some((net, tables))) => Box::new(
+                AlphaBetaPlayer::new(*limit).with_net(self.name.clone(), net, tables.clone()),
             ),
             Kind::Mcts(net, thinking, tables, config) => Box::new(
                 MctsPlayer::new(self.name.clone(), (net.evaluators)(), *thinking, seed)

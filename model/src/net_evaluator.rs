@@ -124,6 +124,7 @@ pub fn served(evaluator: BoxedEvaluator, step: u64) -> LoadedNet {
         step,
         evaluators: Box::new(move || Box::new(server.client())),
         leaves_per_batch: None,
+        leaf_evaluators: None,
     }
 }
 

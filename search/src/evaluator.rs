@@ -113,7 +113,14 @@ pub struct LoadedNet {
     /// players' default: `Some(1)` for a net that evaluates one position as cheaply as many, so
     /// its searches need no virtual loss.
     pub leaves_per_batch: Option<u32>,
+    /// Makes one more incremental evaluator for alpha-beta over the net, for a net that has one
+    /// (the sparse family's, natively); an alpha-beta player of a net without one asks its
+    /// evaluators about each leaf.
+    pub leaf_evaluators: Option<LeafEvaluators>,
 }
+
+/// Makes incremental evaluators for alpha-beta over one net (see [`LoadedNet::leaf_evaluators`]).
+pub type LeafEvaluators = Box<dyn Fn() -> Box<dyn crate::alphabeta::LeafEvaluator> + Send + Sync>;
 
 impl std::fmt::Debug for LoadedNet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -69,8 +69,8 @@ pub use config::{
 pub use control::{MoveBudget, Outlook, Progress, RootMove, Score, SearchControl, ThinkRequest};
 pub use error::SearchError;
 pub use evaluator::{
-    priors_from_logits, BoxedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, LoadedNet,
-    NetLoader, Priors, ScriptedEvaluator, UniformEvaluator,
+    priors_from_logits, BoxedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator,
+    LeafEvaluators, LoadedNet, NetLoader, Priors, ScriptedEvaluator, UniformEvaluator,
 };
 pub use record::{DecisionRecord, GameEnd, GameRecord, ResignationRecord};
 pub use result::{RootStep, SearchResult};

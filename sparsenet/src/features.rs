@@ -75,8 +75,16 @@ pub fn active(obs: &Observation) -> Active {
     for (group, squares) in groups.into_iter().enumerate() {
         out.extend(frame(squares).into_iter().map(|sq| (32 * group + sq.index()) as u16));
     }
+    out.extend(counters(obs));
+    out
+}
+
+/// The active features of `obs` that are not pieces (from 192 on): its no-progress bucket and
+/// its repetitions, ascending.
+pub fn counters(obs: &Observation) -> SmallVec<[u16; 3]> {
     let bucket =
         usize::from(obs.no_progress_plies / NO_PROGRESS_BUCKET_PLIES).min(NO_PROGRESS_BUCKETS - 1);
+    let mut out = SmallVec::new();
     out.push((192 + bucket) as u16);
     if obs.repetitions >= 1 {
         out.push(201);

@@ -4,17 +4,23 @@
 //! the policy head, then a few small dense layers read by the value heads ([`forward`]). Its
 //! weights come from a checkpoint of the sparse family ([`weights`]), trained by the tch net of
 //! the same shape in the `model` crate. [`SparseEvaluator`] is the search's evaluator over it and
-//! [`NativeLoader`] the players' loader, so a sparse net plays without libtorch.
+//! [`NativeLoader`] the players' loader, so a sparse net plays without libtorch. For alpha-beta,
+//! [`QuantisedNet`] holds the value path in integers and [`IncrementalNet`] keeps its
+//! accumulators up to date move by move ([`quantised`], [`incremental`]).
 
 pub mod evaluator;
 pub mod features;
 pub mod forward;
+pub mod incremental;
 pub mod loader;
+pub mod quantised;
 pub mod weights;
 
 pub use evaluator::SparseEvaluator;
 pub use forward::{Scratch, ValueOutput};
+pub use incremental::IncrementalNet;
 pub use loader::{is_sparse, ByFamily, NativeLoader};
+pub use quantised::QuantisedNet;
 pub use weights::SparseWeights;
 
 use netfile::{CheckpointError, Family};

@@ -2,6 +2,8 @@
 //! another family goes to the loader of the net library when the program has one.
 
 use crate::evaluator::SparseEvaluator;
+use crate::incremental::IncrementalNet;
+use crate::quantised::QuantisedNet;
 use crate::weights::SparseWeights;
 use netfile::Family;
 use search::{LoadedNet, NetLoader};
@@ -28,11 +30,15 @@ impl NetLoader for NativeLoader {
         _device: DeviceSpec,
     ) -> Result<LoadedNet, Box<dyn std::error::Error + Send + Sync>> {
         let (weights, meta) = SparseWeights::load(checkpoint)?;
+        let quantised = Arc::new(QuantisedNet::new(&weights));
         let weights = Arc::new(weights);
         Ok(LoadedNet {
             step: meta.step,
             evaluators: Box::new(move || Box::new(SparseEvaluator::new(Arc::clone(&weights)))),
             leaves_per_batch: Some(1),
+            leaf_evaluators: Some(Box::new(move || {
+                Box::new(IncrementalNet::new(Arc::clone(&quantised)))
+            })),
         })
     }
 }

@@ -1,12 +1,31 @@
-//! The alpha-beta player: the search crate's engine, limited by depth or time per move, its quiet
-//! leaves scored by the static evaluation or by a net's value.
+//! The alpha-beta player: the search crate's engine, limited by depth or time per move. With the
+//! static evaluation it is the classic baseline; with a net it is the full engine (every search
+//! refinement, the endgame tables when given), its quiet leaves scored by the net's incremental
+//! evaluator where the net has one (the sparse family), else by a request a leaf.
 
 use crate::error::{ArenaError, PlayerFailure};
 use crate::player::{Choice, Player};
 use draughts::Game;
-use search::alphabeta::{value_of_score, AlphaBeta, AlphaBetaConfig, BestMove, Limit, WIN, WON};
-use search::{BoxedEvaluator, MoveBudget, Progress, Score, SearchControl, ThinkRequest};
+use egdb::Tables;
+use search::alphabeta::{
+    value_of_score, AlphaBeta, AlphaBetaConfig, BestMove, LeafEvaluator, Limit, WIN, WON,
+};
+use search::{BoxedEvaluator, LoadedNet, MoveBudget, Progress, Score, SearchControl, ThinkRequest};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Table entries of the full engine: 2^20 (about 40 MB).
+const FULL_TABLE_BITS: u8 = 20;
+
+/// What scores the engine's quiet leaves.
+enum LeafScoring {
+    /// The static evaluation.
+    Static,
+    /// A net's evaluator, one request a leaf.
+    Requests(BoxedEvaluator),
+    /// A net's incremental evaluator.
+    Incremental(Box<dyn LeafEvaluator>),
+}
 
 /// The built-in alpha-beta engine as a player, searching each move to a depth or for a time.
 pub struct AlphaBetaPlayer {
@@ -14,8 +33,7 @@ pub struct AlphaBetaPlayer {
     limit: Limit,
     /// The name its failures are reported under.
     name: String,
-    /// Scores the quiet leaves in place of the static evaluation, when given.
-    evaluator: Option<BoxedEvaluator>,
+    leaves: LeafScoring,
 }
 
 impl AlphaBetaPlayer {
@@ -25,14 +43,19 @@ impl AlphaBetaPlayer {
             engine: AlphaBeta::new(&AlphaBetaConfig::default()),
             limit,
             name: "alphabeta".to_string(),
-            evaluator: None,
+            leaves: LeafScoring::Static,
         }
     }
 
-    /// The player named `name` whose engine takes `evaluator`'s value (a net's) at its quiet
-    /// leaves (see `search::alphabeta::AlphaBeta::best_move_evaluated`).
-    pub fn with_evaluator(self, name: String, evaluator: BoxedEvaluator) -> AlphaBetaPlayer {
-        AlphaBetaPlayer { name, evaluator: Some(evaluator), ..self }
+    /// The player named `name` with the full engine, which takes `net`'s value at its quiet
+    /// leaves (incrementally where the net can) and scores the positions `tables` cover by them.
+    pub fn with_net(self, name: String, net: &LoadedNet, tables: Option<Arc<Tables>>) -> Self {
+        let leaves = match &net.leaf_evaluators {
+            Some(make) => LeafScoring::Incremental(make()),
+            None => LeafScoring::Requests((net.evaluators)()),
+        };
+        let engine = AlphaBeta::new(&AlphaBetaConfig::full(FULL_TABLE_BITS)).with_tables(tables);
+        AlphaBetaPlayer { engine, name, leaves, ..self }
     }
 
     /// The engine's answer within `limit`, its iterations told to `on_iteration`.
@@ -43,11 +66,21 @@ impl AlphaBetaPlayer {
         control: Option<&SearchControl>,
         on_iteration: &mut dyn FnMut(&BestMove),
     ) -> Result<Choice, ArenaError> {
-        let best = match &mut self.evaluator {
-            None => Ok(self.engine.best_move_controlled(game, limit, control, on_iteration)),
-            Some(evaluator) => {
-                self.engine.best_move_evaluated(game, limit, control, on_iteration, evaluator)
+        let engine = &mut self.engine;
+        let best = match &mut self.leaves {
+            LeafScoring::Static => {
+                Ok(engine.best_move_controlled(game, limit, control, on_iteration))
             }
+            LeafScoring::Requests(evaluator) => {
+                engine.best_move_evaluated(game, limit, control, on_iteration, evaluator)
+            }
+            LeafScoring::Incremental(leaves) => Ok(engine.best_move_incremental(
+                game,
+                limit,
+                control,
+                on_iteration,
+                leaves.as_mut(),
+            )),
         };
         let failed = |source| ArenaError::PlayerFailed {
             player: self.name.clone(),

@@ -27,7 +27,7 @@ impl<E: Evaluator + Clone + Send + Sync + std::fmt::Debug + 'static> NetLoader f
     ) -> Result<LoadedNet, Box<dyn std::error::Error + Send + Sync>> {
         let evaluator = self.0.clone();
         let evaluators = Box::new(move || Box::new(evaluator.clone()) as BoxedEvaluator);
-        Ok(LoadedNet { step: 7, evaluators, leaves_per_batch: None })
+        Ok(LoadedNet { step: 7, evaluators, leaves_per_batch: None, leaf_evaluators: None })
     }
 }
 

@@ -3,9 +3,9 @@
 
 use crate::player::Player;
 use crate::players::alphabeta::AlphaBetaPlayer;
-use draughts::{DrawRules, Game, Position};
-use search::alphabeta::Limit;
-use search::ScriptedEvaluator;
+use draughts::{DrawRules, Game, Observation, Position};
+use search::alphabeta::{LeafEvaluator, Limit};
+use search::{LoadedNet, ScriptedEvaluator};
 
 /// Whether the side to move in `position` wins by force within `plies` plies (its own moves
 /// included): it can move so that the opponent has no move, or so that every reply leaves such a
@@ -38,12 +38,39 @@ fn alphabeta_finds_the_only_winning_move() {
     finds_the_only_winning_moves(AlphaBetaPlayer::new(Limit::Depth(8)));
 }
 
+/// A leaf evaluator that values every position at 0.
+struct ZeroLeaves;
+
+impl LeafEvaluator for ZeroLeaves {
+    fn start(&mut self, _root: &Position) {}
+    fn push(&mut self, _parent: &Position, _child: &Position) {}
+    fn pop(&mut self) {}
+    fn value(&mut self, _observation: &Observation) -> f32 {
+        0.0
+    }
+}
+
+/// A net that values every quiet position at 0, asked a leaf at a time or incrementally.
+fn zero_net(incremental: bool) -> LoadedNet {
+    LoadedNet {
+        step: 0,
+        evaluators: Box::new(|| Box::new(ScriptedEvaluator::new())),
+        leaves_per_batch: None,
+        leaf_evaluators: incremental.then(|| {
+            Box::new(|| Box::new(ZeroLeaves) as Box<dyn LeafEvaluator>) as search::LeafEvaluators
+        }),
+    }
+}
+
 #[test]
 fn alphabeta_with_a_net_that_knows_nothing_finds_the_only_winning_move() {
-    let zero = Box::new(ScriptedEvaluator::new());
-    finds_the_only_winning_moves(
-        AlphaBetaPlayer::new(Limit::Depth(8)).with_evaluator("alphabeta:8,net=zero".into(), zero),
-    );
+    for incremental in [false, true] {
+        finds_the_only_winning_moves(AlphaBetaPlayer::new(Limit::Depth(8)).with_net(
+            "alphabeta:8,net=zero".into(),
+            &zero_net(incremental),
+            None,
+        ));
+    }
 }
 
 /// `player` plays the winning move of each of [`WON_IN_SEVEN`] and sees the win.

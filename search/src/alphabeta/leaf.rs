@@ -1,6 +1,7 @@
-//! What scores the quiet leaves of an alpha-beta search: the static evaluation, or a net's value
-//! through an [`Evaluator`]; and the mapping between the engine's scores (hundredths of a man) and
-//! values in [-1, 1], both ways.
+//! What scores the quiet leaves of an alpha-beta search: the static evaluation, a net's value
+//! through an [`Evaluator`] (one request a leaf), or a [`LeafEvaluator`] that follows the search
+//! move by move (a net's accumulator kept up to date incrementally); and the mapping between the
+//! engine's scores (hundredths of a man) and values in [-1, 1], both ways.
 //!
 //! A value `v` is the score `200 · atanh(v)`, the inverse of [`value_of_score`]'s `tanh`: one man
 //! up is a value of about 0.46, two men about 0.76. Scores from values are clamped to
@@ -10,7 +11,7 @@
 use super::{eval, AlphaBeta, WIN, WIN_THRESHOLD};
 use crate::error::SearchError;
 use crate::evaluator::{EvalRequest, Evaluator};
-use draughts::{Position, Turn};
+use draughts::{Observation, Position, Turn};
 use std::convert::Infallible;
 
 /// Scores at least this far from 0 are found wins or losses (`WIN` less the plies to the end; no
@@ -41,14 +42,63 @@ pub fn score_of_value(value: f32) -> i32 {
     (MEN_SCALE * value.clamp(-1.0, 1.0).atanh()).clamp(-limit, limit).round() as i32
 }
 
+/// A net's value of positions, kept up to date along the search path as the engine makes and
+/// takes back moves (an accumulator a ply, as NNUE engines keep), so that a leaf costs only the
+/// net's layers after its accumulator.
+pub trait LeafEvaluator: Send {
+    /// A search starts from `root`, which becomes the current position.
+    fn start(&mut self, root: &Position);
+    /// The search made a move from the current position `parent` to `child`, the new current
+    /// position.
+    fn push(&mut self, parent: &Position, child: &Position);
+    /// The search took back the last move pushed.
+    fn pop(&mut self);
+    /// The value in -1..=1, for its side to move, of the current position as `observation`
+    /// shows it (its position is the current one; its counters come from the game and the
+    /// search path).
+    fn value(&mut self, observation: &Observation) -> f32;
+}
+
 /// Scores the quiet leaves of a search (positions without a capture to make, or at the deepest
-/// ply), for the side to move.
+/// ply), for the side to move, told of every move the search makes and takes back.
 pub(super) trait Leaves {
     /// Why a leaf could not be scored.
     type Error;
 
     /// The score of `position`, the position at the end of `engine`'s search path.
     fn score(&mut self, engine: &AlphaBeta, position: &Position) -> Result<i32, Self::Error>;
+
+    /// A search starts from `root`.
+    fn start(&mut self, _root: &Position) {}
+
+    /// The search made a move from `parent` to `child`.
+    fn push(&mut self, _parent: &Position, _child: &Position) {}
+
+    /// The search took back its last move.
+    fn pop(&mut self) {}
+}
+
+/// A [`LeafEvaluator`]'s value of each leaf, mapped by [`score_of_value`].
+pub(super) struct Incremental<'a>(pub &'a mut dyn LeafEvaluator);
+
+impl Leaves for Incremental<'_> {
+    type Error = Infallible;
+
+    fn score(&mut self, engine: &AlphaBeta, position: &Position) -> Result<i32, Infallible> {
+        Ok(score_of_value(self.0.value(&engine.observation(position))))
+    }
+
+    fn start(&mut self, root: &Position) {
+        self.0.start(root);
+    }
+
+    fn push(&mut self, parent: &Position, child: &Position) {
+        self.0.push(parent, child);
+    }
+
+    fn pop(&mut self) {
+        self.0.pop();
+    }
 }
 
 /// The static evaluation ([`eval::evaluate`]); never fails.

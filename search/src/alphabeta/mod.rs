@@ -1,32 +1,45 @@
-//! A classic alpha-beta engine over whole moves: the fixed, deterministic baseline opponent.
+//! An alpha-beta engine over whole moves: the fixed, deterministic baseline opponent with its
+//! classic settings, and the engine that runs a net at its leaves with the full ones
+//! ([`AlphaBetaConfig`]).
 //!
 //! Negamax with alpha-beta, iterative deepening (depth- or time-limited), a transposition table,
 //! move ordering (table move, then the captures taking most, then crowning moves), a capture
 //! quiescence (a position with a capture to make is never scored statically) and repetition of
-//! the game history or the search path scored as a draw. For a depth limit the answer depends only
-//! on the game.
+//! the game history or the search path scored as a draw. The refinements, each on its own switch
+//! ([`SearchFeatures`]): principal-variation search with aspiration windows at the root, killer
+//! moves and the history heuristic, a table kept from move to move, late-move reductions, and
+//! forced moves answered at once. With endgame tables ([`AlphaBeta::with_tables`]) every position
+//! they cover is scored by them inside the search, and a root they cover is answered by their
+//! move. With the classic settings the answer for a depth limit depends only on the game.
 //!
-//! Quiet leaves get the static evaluation, or with [`AlphaBeta::best_move_evaluated`] an
-//! evaluator's (a net's) value, mapped to a score by [`score_of_value`]. Captures are still
-//! resolved by the quiescence and wins and losses by the search, so the net judges only quiet
-//! positions.
+//! Quiet leaves get the static evaluation, an evaluator's (a net's) value with
+//! [`AlphaBeta::best_move_evaluated`], or a [`LeafEvaluator`]'s that follows the search move by
+//! move with [`AlphaBeta::best_move_incremental`], mapped to a score by [`score_of_value`].
+//! Captures are still resolved by the quiescence and wins and losses by the search, so the net
+//! judges only quiet positions.
 
+mod config;
 mod eval;
 mod leaf;
+mod node;
 mod ordering;
 mod tt;
 
-pub use leaf::{score_of_value, value_of_score, NET_SCORE_LIMIT, WON};
+pub use config::{AlphaBetaConfig, SearchFeatures};
+pub use leaf::{score_of_value, value_of_score, LeafEvaluator, NET_SCORE_LIMIT, WON};
 
 use crate::control::SearchControl;
 use crate::decision::no_progress_after;
 use crate::error::SearchError;
 use crate::evaluator::Evaluator;
+use crate::tables::table_probe;
 use draughts::{DrawRules, Game, Move, Observation, Position};
-use leaf::{Leaves, NetValue, StaticEval};
-use serde::{Deserialize, Serialize};
+use egdb::{Tables, Wdl};
+use leaf::{Incremental, Leaves, NetValue, StaticEval};
+use ordering::MoveHistory;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tt::{Bound, Table};
+use tt::Table;
 
 /// Score of a won position, less the plies to the win (a quicker win scores higher).
 pub const WIN: i32 = 30_000;
@@ -36,20 +49,13 @@ const MAX_PLY: usize = 128;
 const WIN_THRESHOLD: i32 = WIN - MAX_PLY as i32;
 /// Nodes between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
+/// Score of a position the endgame tables call won, less the plies to it: a proven result, but
+/// not a win in a known number of plies (below [`WIN_THRESHOLD`], at or above [`WON`]).
+const TABLE_WIN: i32 = WON + 500;
+/// Iterations from which the root searches in an aspiration window.
+const ASPIRATION_FROM_DEPTH: u32 = 4;
 
-/// Settings of the alpha-beta engine.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct AlphaBetaConfig {
-    /// The transposition table has `2^tt_bits` entries (about 32 bytes each).
-    pub tt_bits: u8,
-}
-
-impl Default for AlphaBetaConfig {
-    fn default() -> Self {
-        AlphaBetaConfig { tt_bits: 18 }
-    }
-}
+const _: () = assert!(TABLE_WIN - MAX_PLY as i32 >= WON && TABLE_WIN < WIN_THRESHOLD);
 
 /// When to stop deepening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,13 +104,18 @@ pub struct AlphaBeta {
     /// Whether the clock may stop the current iteration (never the first).
     may_abort: bool,
     aborted: bool,
+    features: SearchFeatures,
+    /// Killer moves and history scores.
+    history: MoveHistory,
+    /// Endgame tables that score the positions they cover.
+    tables: Option<Arc<Tables>>,
 }
 
 impl AlphaBeta {
     /// An engine with an empty transposition table of the configured size.
     pub fn new(config: &AlphaBetaConfig) -> AlphaBeta {
         AlphaBeta {
-            table: Table::new(config.tt_bits),
+            table: Table::new(config.tt_bits, config.features.keep_table),
             path: Vec::new(),
             no_progress: Vec::new(),
             rules: DrawRules::default(),
@@ -114,7 +125,16 @@ impl AlphaBeta {
             max_nodes: None,
             may_abort: false,
             aborted: false,
+            features: config.features,
+            history: MoveHistory::new(MAX_PLY),
+            tables: None,
         }
+    }
+
+    /// The same engine, scoring the positions `tables` cover by them.
+    pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> AlphaBeta {
+        self.tables = tables;
+        self
     }
 
     /// The best move in `game`'s position; `None` when the side to move has no move. Repetitions
@@ -150,6 +170,20 @@ impl AlphaBeta {
         self.search(game, limit, control, on_iteration, &mut NetValue(evaluator))
     }
 
+    /// [`AlphaBeta::best_move_controlled`] with `leaves`' value of each quiet leaf, told of every
+    /// move the search makes and takes back.
+    pub fn best_move_incremental(
+        &mut self,
+        game: &Game,
+        limit: Limit,
+        control: Option<&SearchControl>,
+        on_iteration: &mut dyn FnMut(&BestMove),
+        leaves: &mut dyn LeafEvaluator,
+    ) -> Option<BestMove> {
+        let Ok(best) = self.search(game, limit, control, on_iteration, &mut Incremental(leaves));
+        best
+    }
+
     /// The iterative deepening, its quiet leaves scored by `leaves`.
     fn search<L: Leaves>(
         &mut self,
@@ -164,24 +198,22 @@ impl AlphaBeta {
         let Some(&first) = moves.first() else {
             return Ok(None);
         };
+        if let Some(best) = self.table_answer(&position) {
+            on_iteration(&best);
+            return Ok(Some(best));
+        }
         self.start(game, limit);
+        leaves.start(&position);
         let max_depth = match limit {
+            _ if self.features.instant_forced && moves.len() == 1 => 1,
             Limit::Depth(depth) => depth.max(1),
             Limit::Time(_) | Limit::Nodes(_) => MAX_PLY as u32 / 2,
         };
         let mut best = BestMove { mv: first, score: 0, pv: vec![first], depth: 0, nodes: 0 };
         for depth in 1..=max_depth {
             self.may_abort = depth > 1;
-            let score = self.negamax(
-                &position,
-                game.hash(),
-                depth as i32,
-                -WIN - 1,
-                WIN + 1,
-                0,
-                control,
-                leaves,
-            )?;
+            let score =
+                self.root_search(&position, game.hash(), depth, best.score, control, leaves)?;
             if self.aborted {
                 break;
             }
@@ -197,6 +229,55 @@ impl AlphaBeta {
         Ok(Some(best))
     }
 
+    /// One iteration at the root: in the full window, or (with aspiration windows, from
+    /// [`ASPIRATION_FROM_DEPTH`] on) in a window around the last iteration's score `last`,
+    /// widened fourfold on each side it fails.
+    fn root_search<L: Leaves>(
+        &mut self,
+        position: &Position,
+        hash: u64,
+        depth: u32,
+        last: i32,
+        control: Option<&SearchControl>,
+        leaves: &mut L,
+    ) -> Result<i32, L::Error> {
+        let full = (-WIN - 1, WIN + 1);
+        let width = self.features.aspiration;
+        if width <= 0 || depth < ASPIRATION_FROM_DEPTH || last.abs() >= WON {
+            return self.negamax(position, hash, depth as i32, full.0, full.1, 0, control, leaves);
+        }
+        let (mut below, mut above) = (width, width);
+        loop {
+            let (alpha, beta) = (last - below, last + above);
+            let window = if below > NET_SCORE_LIMIT || above > NET_SCORE_LIMIT {
+                full
+            } else {
+                (alpha, beta)
+            };
+            let score =
+                self.negamax(position, hash, depth as i32, window.0, window.1, 0, control, leaves)?;
+            if self.aborted || window == full {
+                return Ok(score);
+            }
+            if score <= window.0 {
+                below *= 4;
+            } else if score >= window.1 {
+                above *= 4;
+            } else {
+                return Ok(score);
+            }
+        }
+    }
+
+    /// The endgame tables' answer at a root they cover: their move (for a win the quickest) with
+    /// its proven score.
+    fn table_answer(&self, position: &Position) -> Option<BestMove> {
+        let probe = table_probe(self.tables.as_deref()?, position)?;
+        let mv = probe.best?;
+        let score = table_score(probe.wdl, 0);
+        Some(BestMove { mv, score, pv: vec![mv], depth: 0, nodes: 0 })
+    }
+
     /// The best move in `position` as the start of a game (no history) under default draw rules.
     pub fn best_move_in(&mut self, position: &Position, limit: Limit) -> Option<BestMove> {
         self.best_move(&Game::new(*position, DrawRules::default()), limit)
@@ -204,6 +285,7 @@ impl AlphaBeta {
 
     fn start(&mut self, game: &Game, limit: Limit) {
         self.table.new_search();
+        self.history.new_search();
         self.rules = game.rules();
         self.nodes = 0;
         self.aborted = false;
@@ -225,92 +307,6 @@ impl AlphaBeta {
             self.path.push(replay.hash());
             self.no_progress.push(replay.no_progress_plies());
         }
-    }
-
-    /// Negamax score of `position` (hash `hash`, `ply` plies below the root) for its side to
-    /// move, searching `depth` more plies and then captures only, the quiet leaves scored by
-    /// `leaves`.
-    #[allow(clippy::too_many_arguments)]
-    fn negamax<L: Leaves>(
-        &mut self,
-        position: &Position,
-        hash: u64,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        control: Option<&SearchControl>,
-        leaves: &mut L,
-    ) -> Result<i32, L::Error> {
-        self.pv[ply].clear();
-        self.nodes += 1;
-        if self.must_abort(control) {
-            return Ok(0);
-        }
-        if ply > 0 && self.is_draw() {
-            return Ok(0);
-        }
-        let mut moves = position.legal_moves();
-        if moves.is_empty() {
-            return Ok(-(WIN - ply as i32));
-        }
-        let quiescent = depth <= 0 && !moves[0].is_capture();
-        if quiescent || ply >= MAX_PLY {
-            return leaves.score(self, position);
-        }
-        let entry = self.table.probe(hash);
-        if let Some(entry) = entry.filter(|e| ply > 0 && e.depth >= depth) {
-            let score = from_table(entry.score, ply);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                return Ok(score);
-            }
-        }
-        ordering::order(&mut moves, position, entry.and_then(|e| e.best));
-        let original_alpha = alpha;
-        let mut best: Option<(Move, i32)> = None;
-        for mv in moves {
-            let child = position.play_unchecked(mv);
-            self.push(position, hash, mv);
-            let score = -self.negamax(
-                &child,
-                *self.path.last().expect("just pushed"),
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                control,
-                leaves,
-            )?;
-            self.pop();
-            if self.aborted {
-                return Ok(0);
-            }
-            if best.is_none_or(|(_, b)| score > b) {
-                best = Some((mv, score));
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                }
-            }
-            if alpha >= beta {
-                break;
-            }
-        }
-        let (best_move, best_score) = best.expect("a position with moves has a best one");
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.table.store(hash, Some(best_move), to_table(best_score, ply), depth, bound);
-        Ok(best_score)
     }
 
     fn push(&mut self, position: &Position, hash: u64, mv: Move) {
@@ -381,19 +377,29 @@ impl AlphaBeta {
     }
 }
 
-/// Win/loss scores are stored relative to the node, not the root, so they stay true elsewhere.
+/// The score of a position the endgame tables value as `wdl`, `ply` plies below the root.
+fn table_score(wdl: Wdl, ply: usize) -> i32 {
+    match wdl {
+        Wdl::Win => TABLE_WIN - ply as i32,
+        Wdl::Draw => 0,
+        Wdl::Loss => -(TABLE_WIN - ply as i32),
+    }
+}
+
+/// Proven scores (wins found by search or by the tables) are stored relative to the node, not
+/// the root, so they stay true elsewhere.
 fn to_table(score: i32, ply: usize) -> i32 {
     match score {
-        s if s >= WIN_THRESHOLD => s + ply as i32,
-        s if s <= -WIN_THRESHOLD => s - ply as i32,
+        s if s >= WON => s + ply as i32,
+        s if s <= -WON => s - ply as i32,
         s => s,
     }
 }
 
 fn from_table(score: i32, ply: usize) -> i32 {
     match score {
-        s if s >= WIN_THRESHOLD => s - ply as i32,
-        s if s <= -WIN_THRESHOLD => s + ply as i32,
+        s if s >= WON => s - ply as i32,
+        s if s <= -WON => s + ply as i32,
         s => s,
     }
 }

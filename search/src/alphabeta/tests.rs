@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use std::time::Duration;
 
 fn engine() -> AlphaBeta {
-    AlphaBeta::new(&AlphaBetaConfig { tt_bits: 14 })
+    AlphaBeta::new(&AlphaBetaConfig { tt_bits: 14, ..AlphaBetaConfig::default() })
 }
 
 #[test]

@@ -1,0 +1,91 @@
+//! The alpha-beta engine's settings: its table's size and which refinements of the plain
+//! negamax it uses. The classic set is the fixed baseline opponent (`alphabeta` with the static
+//! evaluation, unchanged so that its strength stays a yardstick); the full set is the engine that
+//! runs a net at its leaves.
+
+use serde::{Deserialize, Serialize};
+
+/// Settings of the alpha-beta engine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AlphaBetaConfig {
+    /// The transposition table has `2^tt_bits` entries (about 32 bytes each).
+    pub tt_bits: u8,
+    /// The refinements of the search.
+    pub features: SearchFeatures,
+}
+
+impl Default for AlphaBetaConfig {
+    fn default() -> Self {
+        AlphaBetaConfig { tt_bits: 18, features: SearchFeatures::classic() }
+    }
+}
+
+impl AlphaBetaConfig {
+    /// The engine with every refinement that measured as a gain and a table of `2^tt_bits`
+    /// entries.
+    pub fn full(tt_bits: u8) -> AlphaBetaConfig {
+        AlphaBetaConfig { tt_bits, features: SearchFeatures::full() }
+    }
+}
+
+/// The refinements of the plain negamax, each on its own switch so that its worth can be
+/// measured by a match with and without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchFeatures {
+    /// Principal-variation search: every move after the first is searched with a null window
+    /// first, and again with the full window only when it may be better.
+    pub pvs: bool,
+    /// Half-width of the root's aspiration window around the last iteration's score, in
+    /// hundredths of a man (0: the full window every iteration). A fail widens it fourfold.
+    pub aspiration: i32,
+    /// Two killer moves a ply (quiet moves that cut off at that ply) tried right after the
+    /// table's move.
+    pub killers: bool,
+    /// The history heuristic: quiet moves ordered by how often (weighted by depth squared)
+    /// they cut off before.
+    pub history: bool,
+    /// The table keeps its entries from one move to the next (replacing by depth and age),
+    /// instead of forgetting them at each search.
+    pub keep_table: bool,
+    /// Late-move reductions: quiet moves late in the order, at depth 3 or more, are searched
+    /// a ply shallower first, and again at full depth only when they beat alpha.
+    pub reductions: bool,
+    /// A position with one legal move is answered at once, without searching.
+    pub instant_forced: bool,
+}
+
+impl SearchFeatures {
+    /// No refinement: the baseline engine.
+    pub const fn classic() -> SearchFeatures {
+        SearchFeatures {
+            pvs: false,
+            aspiration: 0,
+            killers: false,
+            history: false,
+            keep_table: false,
+            reductions: false,
+            instant_forced: false,
+        }
+    }
+
+    /// Every refinement that measured as a gain (see docs/alphabeta.md for the measurements).
+    pub const fn full() -> SearchFeatures {
+        SearchFeatures {
+            pvs: true,
+            aspiration: 30,
+            killers: true,
+            history: true,
+            keep_table: true,
+            reductions: false,
+            instant_forced: true,
+        }
+    }
+}
+
+impl Default for SearchFeatures {
+    fn default() -> Self {
+        SearchFeatures::classic()
+    }
+}

@@ -1,0 +1,140 @@
+//! The search of one node: draws, endgame tables, the capture quiescence, the transposition
+//! table, move ordering, and the moves searched with principal-variation windows and late-move
+//! reductions where the engine's settings ask for them.
+
+use super::leaf::Leaves;
+use super::ordering::{self, QuietOrder};
+use super::tt::Bound;
+use super::{from_table, table_score, to_table, AlphaBeta, MAX_PLY, WIN};
+use crate::control::SearchControl;
+use crate::tables::table_value;
+use draughts::{Move, Position};
+
+/// Moves searched at full depth before reductions may apply to the quiet ones after them.
+const UNREDUCED_MOVES: usize = 3;
+/// Depth from which late quiet moves are reduced.
+const REDUCTION_DEPTH: i32 = 3;
+
+impl AlphaBeta {
+    /// Negamax score of `position` (hash `hash`, `ply` plies below the root) for its side to
+    /// move, searching `depth` more plies and then captures only, the quiet leaves scored by
+    /// `leaves`. Fail-soft: a score outside the window bounds the true one.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax<L: Leaves>(
+        &mut self,
+        position: &Position,
+        hash: u64,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        control: Option<&SearchControl>,
+        leaves: &mut L,
+    ) -> Result<i32, L::Error> {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        if self.must_abort(control) {
+            return Ok(0);
+        }
+        if ply > 0 && self.is_draw() {
+            return Ok(0);
+        }
+        if ply > 0 {
+            if let Some(wdl) = self.tables.as_deref().and_then(|t| table_value(t, position)) {
+                return Ok(table_score(wdl, ply));
+            }
+        }
+        let mut moves = position.legal_moves();
+        if moves.is_empty() {
+            return Ok(-(WIN - ply as i32));
+        }
+        let quiet_node = !moves[0].is_capture();
+        if (depth <= 0 && quiet_node) || ply >= MAX_PLY {
+            return leaves.score(self, position);
+        }
+        let entry = self.table.probe(hash);
+        if let Some(entry) = entry.filter(|e| ply > 0 && e.depth >= depth) {
+            let score = from_table(entry.score, ply);
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return Ok(score);
+            }
+        }
+        let features = self.features;
+        let quiet = (features.killers || features.history).then_some(QuietOrder {
+            history: &self.history,
+            ply,
+            killers: features.killers,
+            by_history: features.history,
+        });
+        ordering::order(&mut moves, position, entry.and_then(|e| e.best), quiet);
+        let original_alpha = alpha;
+        let mut best: Option<(Move, i32)> = None;
+        for (i, mv) in moves.into_iter().enumerate() {
+            let child = position.play_unchecked(mv);
+            self.push(position, hash, mv);
+            leaves.push(position, &child);
+            let child_hash = *self.path.last().expect("just pushed");
+            let reduction = i32::from(
+                features.reductions
+                    && quiet_node
+                    && depth >= REDUCTION_DEPTH
+                    && i >= UNREDUCED_MOVES,
+            );
+            let mut search = |engine: &mut AlphaBeta, depth: i32, alpha: i32, beta: i32| {
+                engine
+                    .negamax(&child, child_hash, depth, -beta, -alpha, ply + 1, control, leaves)
+                    .map(|score| -score)
+            };
+            let score = if i == 0 {
+                search(self, depth - 1, alpha, beta)?
+            } else {
+                // A null window first (PVS), or the full one; a reduced depth first, then the
+                // full depth when the move beats alpha; the full window again when a null
+                // window's answer may be inside it.
+                let first_beta = if features.pvs { alpha + 1 } else { beta };
+                let mut score = search(self, depth - 1 - reduction, alpha, first_beta)?;
+                if reduction > 0 && score > alpha {
+                    score = search(self, depth - 1, alpha, first_beta)?;
+                }
+                if features.pvs && score > alpha && score < beta {
+                    score = search(self, depth - 1, alpha, beta)?;
+                }
+                score
+            };
+            leaves.pop();
+            self.pop();
+            if self.aborted {
+                return Ok(0);
+            }
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((mv, score));
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                }
+            }
+            if alpha >= beta {
+                if quiet_node && (features.killers || features.history) {
+                    let side = position.side_to_move();
+                    self.history.cut_off(side, mv, ply, depth, features.killers);
+                }
+                break;
+            }
+        }
+        let (best_move, best_score) = best.expect("a position with moves has a best one");
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(hash, Some(best_move), to_table(best_score, ply), depth, bound);
+        Ok(best_score)
+    }
+}

@@ -1,0 +1,96 @@
+//! The incremental path against the sums made anew, and the integer value against the f32 one,
+//! over every position of random games with the project's reference net.
+
+use super::*;
+use crate::features::active;
+use crate::forward::Scratch;
+use crate::quantised::VALUE_ERROR_BOUND;
+use crate::weights::SparseWeights;
+use draughts::{DrawRules, Game};
+use std::path::Path;
+use support::SplitMix64;
+
+/// The four-hour default net, the reference the engine is measured with.
+fn reference_net() -> SparseWeights {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../docs/ab/2026-12-04-default-4h-best.safetensors");
+    SparseWeights::load(&path).expect("the reference net loads").0
+}
+
+/// A random game of at most `plies` plies, as the positions it passed through.
+fn random_game(rng: &mut SplitMix64, plies: usize) -> Game {
+    let mut game = Game::new(Position::start(), DrawRules::default());
+    for _ in 0..plies {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() || game.outcome().is_some() {
+            break;
+        }
+        let mv = moves[rng.below(moves.len() as u64) as usize];
+        game.play(mv).unwrap();
+    }
+    game
+}
+
+#[test]
+fn the_incremental_value_equals_the_sum_made_anew_at_every_position() {
+    let net = Arc::new(QuantisedNet::new(&reference_net()));
+    let (mut path, mut fresh) = (IncrementalNet::new(Arc::clone(&net)), IncrementalNet::new(net));
+    let mut rng = SplitMix64::new(7);
+    let mut compared = 0;
+    for _ in 0..40 {
+        let game = random_game(&mut rng, 200);
+        let mut replay = Game::new(*game.start(), game.rules());
+        path.start(replay.position());
+        let mut values = vec![path.value(&replay.observation())];
+        for &mv in game.moves() {
+            let parent = *replay.position();
+            replay.play(mv).unwrap();
+            path.push(&parent, replay.position());
+            let observation = replay.observation();
+            let incremental = path.value(&observation);
+            assert_eq!(incremental, fresh.value_of(&observation), "{}", replay.position());
+            values.push(incremental);
+            compared += 1;
+        }
+        // Taking the moves back restores each earlier position's accumulator.
+        let mut back = Game::new(*game.start(), game.rules());
+        let observations: Vec<Observation> = std::iter::once(back.observation())
+            .chain(game.moves().iter().map(|&mv| {
+                back.play(mv).unwrap();
+                back.observation()
+            }))
+            .collect();
+        for (observation, value) in observations.iter().zip(&values).rev() {
+            assert_eq!(path.value(observation), *value);
+            path.pop();
+        }
+    }
+    assert!(compared > 2000, "{compared} positions");
+}
+
+#[test]
+fn the_integer_value_stays_within_its_bound_of_the_f32_net() {
+    let weights = reference_net();
+    let mut net = IncrementalNet::new(Arc::new(QuantisedNet::new(&weights)));
+    let mut scratch = Scratch::default();
+    let mut rng = SplitMix64::new(11);
+    let (mut worst, mut total, mut count) = (0.0f32, 0.0f32, 0);
+    for _ in 0..60 {
+        let mut game = Game::new(Position::start(), DrawRules::default());
+        for mv in random_game(&mut rng, 200).moves() {
+            game.play(*mv).unwrap();
+            let observation = game.observation();
+            let exact = weights.forward(&active(&observation), &mut scratch).value();
+            let error = (net.value_of(&observation) - exact).abs();
+            worst = worst.max(error);
+            total += error;
+            count += 1;
+        }
+    }
+    assert!(worst <= VALUE_ERROR_BOUND, "worst error {worst} over {count} positions");
+    assert!(
+        total / (count as f32) < VALUE_ERROR_BOUND / 4.0,
+        "mean error {}",
+        total / count as f32
+    );
+}
