@@ -5,6 +5,13 @@ use draughts::MoveTextError;
 use search::SearchError;
 use std::path::PathBuf;
 
+/// Characters of a reason a player's error shows: enough for the longest the code writes with
+/// the parts of the player it quotes cut.
+const REASON_CHARS: usize = 400;
+
+/// Characters of a move reader's message a ballot's error shows.
+const MOVE_ERROR_CHARS: usize = 200;
+
 /// Why a match, gate, ladder or player could not do its work.
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
@@ -30,8 +37,10 @@ pub enum ArenaError {
         /// Why it could not choose.
         source: PlayerFailure,
     },
-    /// A player named on the command line that cannot be made.
-    #[error("player `{text}`: {reason}")]
+    /// A player named on the command line that cannot be made. Both texts are shown escaped and
+    /// cut (`support::shown`): the player as written comes from outside, and so do the parts of
+    /// it the reason quotes.
+    #[error("player `{}`: {}", support::shown(.text), support::escape_and_cut(.reason, REASON_CHARS))]
     PlayerSpec {
         /// The player as written.
         text: String,
@@ -39,7 +48,7 @@ pub enum ArenaError {
         reason: String,
     },
     /// A player named by a run directory whose best net cannot be read.
-    #[error("player `{text}`")]
+    #[error("player `{}`", support::shown(.text))]
     PlayerRun {
         /// The player as written.
         text: String,
@@ -61,7 +70,7 @@ pub enum ArenaError {
         checkpoint: std::path::PathBuf,
     },
     /// A line of an openings file is not a ballot.
-    #[error("{file}:{line}: bad ballot `{text}`")]
+    #[error("{file}:{line}: bad ballot `{}`", support::shown(.text))]
     Ballot {
         /// The openings file.
         file: String,
@@ -85,6 +94,14 @@ pub enum ArenaError {
         path: PathBuf,
         /// What the operating system said.
         source: std::io::Error,
+    },
+    /// A file was not read: not a regular file, bigger than its limit, or unreadable.
+    #[error("{path}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why (see `support::read_capped`).
+        source: support::ReadError,
     },
     /// The run directory could not be read or written.
     #[error(transparent)]
@@ -136,18 +153,12 @@ pub enum PlayerFailure {
 /// Why a line of an openings file is not a ballot.
 #[derive(Debug, thiserror::Error)]
 pub enum BallotError {
-    /// A move is not legal or not move text.
-    #[error(transparent)]
-    Move(#[from] MoveTextError),
+    /// A move is not legal or not move text: the reader's message, its quote of the line shown
+    /// escaped and cut (a 20 MB line came back whole).
+    #[error("{}", support::escape_and_cut(&.0.to_string(), MOVE_ERROR_CHARS))]
+    Move(MoveTextError),
     /// The line names a ballot but lists no move.
     #[error("no moves after the ballot's name")]
     NoMoves,
 }
 
-impl ArenaError {
-    /// An I/O error on `path`.
-    pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> ArenaError {
-        let path = path.into();
-        move |source| ArenaError::Io { path, source }
-    }
-}

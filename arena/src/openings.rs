@@ -32,9 +32,14 @@ pub fn standard_deck() -> Result<Vec<Ballot>, ArenaError> {
     parse_deck(STANDARD_DECK, "arena/data/openings-3move.txt")
 }
 
+/// The largest deck file read (the shipped deck is 7 KiB); a bigger one, or one that is not a
+/// regular file (a FIFO, `/dev/zero`), is refused before it is read.
+pub const MAX_DECK_BYTES: u64 = 16 << 20;
+
 /// Reads a deck from a file.
 pub fn read_deck(path: &Path) -> Result<Vec<Ballot>, ArenaError> {
-    let text = std::fs::read_to_string(path).map_err(ArenaError::io(path))?;
+    let text = support::read_text_capped(path, MAX_DECK_BYTES, "an openings file")
+        .map_err(|source| ArenaError::Read { path: path.to_path_buf(), source })?;
     parse_deck(&text, &path.display().to_string())
 }
 
@@ -66,7 +71,7 @@ fn parse_ballot(line: &str) -> Result<Ballot, BallotError> {
     let mut position = Position::start();
     let mut moves = Vec::new();
     for word in words {
-        let mv = position.parse_move(word)?;
+        let mv = position.parse_move(word).map_err(BallotError::Move)?;
         position = position.play(mv);
         moves.push(mv);
     }
@@ -96,6 +101,21 @@ mod tests {
         let text = err.to_string();
         assert!(text.starts_with("deck.txt:4:"), "{text}");
         assert!(text.contains("9-14"), "{text}");
+    }
+
+    /// A 20 MB bad line came back whole in the error, and `/dev/zero` as a deck grew without
+    /// bound.
+    #[test]
+    fn a_huge_bad_line_is_cut_and_a_device_is_refused() {
+        let line = format!("001 9-13\n{}", "1".repeat(20 << 20));
+        let err = support::one_line(&parse_deck(&line, "deck.txt").unwrap_err());
+        assert!(
+            err.len() < 1000 && err.contains("bytes in all"),
+            "{}",
+            &err[..1000.min(err.len())]
+        );
+        let err = support::one_line(&read_deck(Path::new("/dev/zero")).unwrap_err());
+        assert!(err.contains("/dev/zero") && err.contains("not a regular file"), "{err}");
     }
 
     #[test]

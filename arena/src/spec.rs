@@ -111,7 +111,7 @@ impl FromStr for PlayerSpec {
                 };
                 let (path, playouts) = match rest.rsplit_once(':') {
                     Some((path, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-                        let playouts = n.parse().ok().filter(|&p| p >= 1).ok_or_else(|| bad(format!("playouts `{n}` is not a number from 1 to {}", u32::MAX)))?;
+                        let playouts = n.parse().ok().filter(|&p| p >= 1).ok_or_else(|| bad(format!("playouts `{}` is not a number from 1 to {}", support::shown(n), u32::MAX)))?;
                         (path, Some(playouts))
                     }
                     _ => (rest, None),
@@ -120,7 +120,8 @@ impl FromStr for PlayerSpec {
             }
             "policy" => Ok(PlayerSpec::Policy { net: NetSource::find(text, rest)? }),
             _ => Err(bad(format!(
-                "unknown kind of player `{kind}`; expected random, alphabeta:DEPTH[,net=CHECKPOINT], mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...] or policy:CHECKPOINT"
+                "unknown kind of player `{}`; expected random, alphabeta:DEPTH[,net=CHECKPOINT], mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...] or policy:CHECKPOINT",
+                support::shown(kind)
             ))),
         }
     }
@@ -135,7 +136,8 @@ fn alphabeta_net(text: &str, settings: &str) -> Result<NetSource, ArenaError> {
             Some(("net", "")) => Err(bad("`net=` needs a checkpoint file or run directory".into())),
             Some(("net", path)) => NetSource::find(text, path),
             _ => Err(bad(format!(
-                "unknown alphabeta setting `{pair}`; the only one is net=CHECKPOINT"
+                "unknown alphabeta setting `{}`; the only one is net=CHECKPOINT",
+                support::shown(pair)
             ))),
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -150,9 +152,9 @@ fn parse_settings(text: &str) -> Result<Vec<(String, String)>, String> {
     let mut config = MctsConfig::default();
     text.split(',')
         .map(|pair| {
-            let (key, value) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("search setting `{pair}` is not KEY=VALUE"))?;
+            let (key, value) = pair.split_once('=').ok_or_else(|| {
+                format!("search setting `{}` is not KEY=VALUE", support::shown(pair))
+            })?;
             config.set(key, value)?;
             Ok((key.to_string(), value.to_string()))
         })
@@ -180,13 +182,14 @@ fn parse_limit(text: &str) -> Result<SearchLimit, String> {
         return match seconds.parse::<f64>() {
             Ok(s) if s > 0.0 && s <= 3600.0 => Ok(SearchLimit::Time(Duration::from_secs_f64(s))),
             _ => Err(format!(
-                "time `{text}` is not a number of seconds in (0, 3600] followed by `s`"
+                "time `{}` is not a number of seconds in (0, 3600] followed by `s`",
+                support::shown(text)
             )),
         };
     }
     match text.parse::<u32>() {
         Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => Ok(SearchLimit::Depth(depth)),
-        _ => Err(format!("depth `{text}` is not a number from 1 to {MAX_DEPTH}")),
+        _ => Err(format!("depth `{}` is not a number from 1 to {MAX_DEPTH}", support::shown(text))),
     }
 }
 
@@ -218,7 +221,10 @@ impl NetSource {
         if path.is_file() {
             Ok(NetSource { checkpoint: path.to_path_buf(), run_dir: None })
         } else {
-            Err(bad(format!("no checkpoint file or run directory at {}", path.display())))
+            Err(bad(format!(
+                "no checkpoint file or run directory at {}",
+                support::shown(&path.display().to_string())
+            )))
         }
     }
 
@@ -336,13 +342,16 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(10_000))]
 
-        /// Any text: a player or an error naming the text, never a panic.
+        /// Any text: a player or an error naming the text (escaped and cut) on one line, never
+        /// a panic.
         #[test]
         fn any_text_parses_or_is_refused_without_panicking(
-            text in "(random|alphabeta|mcts|policy|)(:[-0-9a-z./s:]{0,12}){0,3}|\\PC{0,24}"
+            text in "(random|alphabeta|mcts|policy|)(:[-0-9a-z./s:,=\n]{0,12}){0,3}|\\PC{0,24}|.{0,200}"
         ) {
             if let Err(e) = text.parse::<PlayerSpec>() {
-                proptest::prop_assert!(e.to_string().contains(&format!("`{text}`")), "{e}");
+                let shown = support::shown(&text);
+                proptest::prop_assert!(e.to_string().contains(&format!("`{shown}`")), "{e}");
+                proptest::prop_assert!(!e.to_string().chars().any(char::is_control), "{e}");
             }
         }
     }

@@ -13,6 +13,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use support::DeviceSpec;
 
+/// The largest config read (the shipped ones are a few KiB); a bigger one, or one that is not a
+/// regular file (`/dev/zero`, a FIFO), is refused before it is read.
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
 /// Everything a run reads. Sections: `[run]`, `[budget]`, `[net]`, `[selfplay]` (with
 /// `[selfplay.draw]`, `[selfplay.mcts]`), `[train]`, `[gate]`, `[eval]`, `[egdb]`. Only `[net]` is
 /// required; every other key has a default.
@@ -142,9 +146,9 @@ impl Default for BudgetConfig {
 }
 
 impl RunConfig {
-    /// Reads and validates the config at `path`.
+    /// Reads and validates the config at `path`: a regular file of at most [`MAX_CONFIG_BYTES`].
     pub fn load(path: &Path) -> Result<RunConfig> {
-        let text = std::fs::read_to_string(path)
+        let text = support::read_text_capped(path, MAX_CONFIG_BYTES, "a config")
             .with_context(|| format!("cannot read config {}", path.display()))?;
         Self::parse(&text).with_context(|| format!("config {}", path.display()))
     }
@@ -192,10 +196,14 @@ impl RunConfig {
     }
 }
 
+/// Characters of the parser's message an error shows (escaped: a key or value it quotes may hold
+/// any character).
+const MESSAGE_CHARS: usize = 300;
+
 /// A TOML error on one line: where (line, column and, when the error is about one, the key as
 /// `section.key`) and what. The parser's own text spans several lines with a drawn excerpt.
 fn one_line(text: &str, error: &toml::de::Error) -> String {
-    let message = error.message().trim().replace('\n', " ");
+    let message = support::escape_and_cut(error.message().trim(), MESSAGE_CHARS);
     let Some(span) =
         error.span().filter(|s| s.end <= text.len() && !text[s.clone()].trim_end().contains('\n'))
     else {
@@ -204,7 +212,8 @@ fn one_line(text: &str, error: &toml::de::Error) -> String {
     let before = &text[..span.start];
     let line = before.matches('\n').count() + 1;
     let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    let key = key_on_line(text, line).map_or(String::new(), |key| format!(", `{key}`"));
+    let key = key_on_line(text, line)
+        .map_or(String::new(), |key| format!(", `{}`", support::shown(&key)));
     format!("line {line}, column {column}{key}: {message}")
 }
 
@@ -328,6 +337,42 @@ mod tests {
         assert!(err.contains("device") && err.contains("tpu"), "{err}");
     }
 
+    /// What CI's property test found after 682 cases: an `[eval] opponents` value holding a line
+    /// break was echoed as is, and the error spanned two lines. Now every echoed value is escaped,
+    /// and a long one cut.
+    #[test]
+    fn an_echoed_value_with_a_line_break_stayed_on_one_line() {
+        let tiny = shipped("tiny.toml");
+        for (from, to) in [
+            ("opponents = [\"alphabeta:1\"]", "opponents = [\"alpha\\nbeta:1\"]"),
+            ("opponents = [\"alphabeta:1\"]", "opponents = [\"mcts:a\\rb:\\u001b\"]"),
+            ("workers = 1", "\"work\\ners\" = 1"),
+            ("workers = 1", "workers = \"two\\nthree\""),
+        ] {
+            let err = format!("{:#}", RunConfig::parse(&tiny.replacen(from, to, 1)).unwrap_err());
+            assert!(!err.chars().any(char::is_control), "{err}");
+        }
+        let long = format!("opponents = [\"{}\"]", "x".repeat(1_000_000));
+        let err = RunConfig::parse(&tiny.replacen("opponents = [\"alphabeta:1\"]", &long, 1));
+        let err = format!("{:#}", err.unwrap_err());
+        assert!(err.len() < 2000 && err.contains("bytes in all"), "{err}");
+    }
+
+    /// Reading `/dev/zero` as a config grew without bound.
+    #[test]
+    fn a_config_that_is_not_a_regular_file_or_too_big_is_refused_before_it_is_read() {
+        let err = format!("{:#}", RunConfig::load(Path::new("/dev/zero")).unwrap_err());
+        assert!(err.contains("/dev/zero") && err.contains("not a regular file"), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.toml");
+        std::fs::write(&big, vec![b'#'; MAX_CONFIG_BYTES as usize + 1]).unwrap();
+        let err = format!("{:#}", RunConfig::load(&big).unwrap_err());
+        assert!(
+            err.contains("limit of a config") && err.contains("CHECKERS_ZERO_MAX_FILE_MB"),
+            "{err}"
+        );
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(10_000))]
 
@@ -342,7 +387,7 @@ mod tests {
             let end = (start + cut).min(tiny.len());
             let text = format!("{}{insert}{}", &tiny[..start], &tiny[end..]);
             if let Err(e) = RunConfig::parse(&text) {
-                proptest::prop_assert!(!format!("{e:#}").contains('\n'), "{e:#}");
+                proptest::prop_assert!(!format!("{e:#}").chars().any(char::is_control), "{e:#}");
             }
         }
     }
