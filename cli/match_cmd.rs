@@ -4,12 +4,14 @@
 //! directory involved (and `--record FILE`). With `--egdb DIR` a game ends at the first position
 //! the endgame tables cover, with their result (`Termination "endgame_tables"`). With `--resume`,
 //! the games already in the `--record` file (the same players, ballot and colours) count as
-//! played, so an interrupted match goes on where it stopped.
+//! played, so an interrupted match goes on where it stopped. With `--sprt ELO0,ELO1[,ALPHA,BETA]`
+//! the match stops as soon as the test decides (`--games` is then the most it plays).
 
 use anyhow::{Context, Result};
 use arena::{
     black_points, read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant,
-    Entrant, Fixture, MatchConfig, NetOptions, PlayedGame, PlayerSpec, ResultRecord, Tally,
+    Entrant, Fixture, MatchConfig, NetOptions, PlayedGame, PlayerSpec, ResultRecord, SprtConfig,
+    SprtState, Tally,
 };
 use clap::Args;
 use draughts::DrawRules;
@@ -32,9 +34,13 @@ pub struct MatchArgs {
     a: String,
     /// Player B, written like A.
     b: String,
-    /// Games to play, rounded up to even (default: every ballot twice).
+    /// Games to play, rounded up to even (default: every ballot twice); with --sprt, the most.
     #[arg(long)]
     games: Option<usize>,
+    /// Stop as soon as a sequential probability ratio test decides between "A is ELO0 stronger"
+    /// (H0) and "A is ELO1 stronger" (H1), with error rates ALPHA and BETA (default 0.05 each).
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true)]
+    sprt: Option<SprtConfig>,
     /// The ballot deck (default: the shipped ACF 3-move deck).
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
@@ -159,6 +165,10 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         deck.len()
     );
 
+    let decided = |tally: &Tally| {
+        args.sprt.as_ref().is_some_and(|sprt| sprt.state(tally) != SprtState::Continue)
+    };
+    let fixtures = if decided(&tally) { Vec::new() } else { fixtures };
     let clock = Instant::now();
     let mut failure = None;
     let config = MatchConfig {
@@ -171,6 +181,7 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         tally.add(game.score_of_a());
         println!("{}", progress_line(game, &tally, total));
         match sink.save(game) {
+            Ok(()) if decided(&tally) => ControlFlow::Break(()),
             Ok(()) => ControlFlow::Continue(()),
             Err(error) => {
                 failure = Some(error);
@@ -182,6 +193,9 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         return Err(error);
     }
     print_table(&a, &b, &tally, clock.elapsed());
+    if let Some(sprt) = &args.sprt {
+        println!("{}", sprt.verdict(&tally));
+    }
     match &pdn_file {
         Some(file) => println!("games: {}", file.display()),
         None => println!("games: not saved as PDN (no run directory; give --pdn FILE)"),

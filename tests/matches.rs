@@ -1,4 +1,5 @@
-//! `match` from the command line: a match interrupted part-way goes on from its record file.
+//! `match` from the command line: a match interrupted part-way goes on from its record file, and
+//! one under `--sprt` stops when the test decides.
 
 use crate::helpers::{arg, succeed};
 use arena::ResultRecord;
@@ -46,4 +47,24 @@ fn a_resumed_match_plays_only_the_games_its_record_lacks_and_counts_the_others()
 fn resume_needs_a_record_file() {
     let (ok, _, err) = crate::helpers::run_to_end(&["match", "random", "random", "--resume"]);
     assert!(!ok && err.contains("--record"), "{err}");
+}
+
+#[test]
+fn an_sprt_match_stops_once_decided_and_says_so_or_plays_to_the_cap() {
+    let games = |text: &str| text.lines().filter(|l| l.starts_with('[')).count();
+    // A rout: the test accepts H1 long before the 40 games.
+    let rout = succeed(&["match", "alphabeta:3", "random", "--games", "40", "--sprt", "0,100"]);
+    let played = games(&rout);
+    assert!((2..40).contains(&played), "{played} games: {rout}");
+    let verdict = rout.lines().find(|l| l.starts_with("SPRT ")).unwrap_or_default();
+    assert!(verdict.contains("H1 accepted: A is stronger by +100 Elo"), "{rout}");
+    assert!(verdict.contains(&format!("A +{played} =0 -0")), "{rout}");
+    // The same from the other side accepts H0; two games cannot decide an even match.
+    let other = succeed(&["match", "random", "alphabeta:3", "--games", "40", "--sprt", "-10,10"]);
+    assert!(other.contains("H0 accepted"), "{other}");
+    let cap = succeed(&["match", "alphabeta:1", "alphabeta:1", "--games", "2", "--sprt", "0,35"]);
+    assert_eq!(games(&cap), 2, "{cap}");
+    assert!(cap.contains("no decision after 2 games"), "{cap}");
+    let (ok, _, err) = crate::helpers::run_to_end(&["match", "random", "random", "--sprt", "5,0"]);
+    assert!(!ok && err.contains("sprt.elo1"), "{err}");
 }

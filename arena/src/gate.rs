@@ -66,15 +66,7 @@ impl GateConfig {
         )?;
         check("playouts", self.playouts, self.playouts >= 1, "at least 1")?;
         if let Some(sprt) = &self.sprt {
-            check(
-                "sprt.elo1",
-                sprt.elo1,
-                sprt.elo1 > sprt.elo0 && sprt.elo1.is_finite(),
-                "finite and above sprt.elo0",
-            )?;
-            check("sprt.elo0", sprt.elo0, sprt.elo0.is_finite(), "finite")?;
-            check("sprt.alpha", sprt.alpha, sprt.alpha > 0.0 && sprt.alpha < 0.5, "in (0, 0.5)")?;
-            check("sprt.beta", sprt.beta, sprt.beta > 0.0 && sprt.beta < 0.5, "in (0, 0.5)")?;
+            sprt.validate()?;
         }
         Ok(())
     }
