@@ -1,9 +1,10 @@
-//! `checkers-zero bestmove PLAYER --fen FEN`: the move a player chooses in a position, in PDN with
+//! `checkers-zero bestmove [PLAYER] --fen FEN`: the move a player chooses in a position, in PDN with
 //! its full path, and the search's value and principal variation when the player has them.
 //! Output, one `key value` a line: `move`, then `value` and `pv` when known.
 
 use crate::lone_player;
 use crate::match_cmd::NetArgs;
+use crate::shipped_net;
 use anyhow::{Context, Result};
 use arena::Contestant;
 use clap::Args;
@@ -14,8 +15,9 @@ use std::sync::Arc;
 /// `checkers-zero bestmove`.
 #[derive(Args)]
 pub struct BestmoveArgs {
-    /// The player, written as for `match`.
-    player: String,
+    /// The player, written as for `match` (default: the shipped net, nets/default.safetensors,
+    /// with MCTS).
+    player: Option<String>,
     /// The position in draughts FEN, e.g. `B:W18,K26:B14,22`.
     #[arg(long)]
     fen: String,
@@ -27,9 +29,9 @@ pub struct BestmoveArgs {
 }
 
 impl BestmoveArgs {
-    /// Whether the player is a net.
+    /// Whether the player is a net that needs libtorch (the shipped net runs natively).
     pub fn needs_net(&self) -> bool {
-        crate::command::needs_libtorch(&self.player)
+        self.player.as_deref().is_some_and(crate::command::needs_libtorch)
     }
 }
 
@@ -42,7 +44,8 @@ pub fn run(args: BestmoveArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         "FEN {:?}: the game is over; the side to move has no move",
         args.fen
     );
-    let entrant = lone_player::load(&args.player, &args.net.options(nets)?)?;
+    let spec = shipped_net::or_shipped(args.player)?;
+    let entrant = lone_player::load(&spec, &args.net.options(nets)?)?;
     let choice = entrant
         .player(args.seed)?
         .choose(&game)

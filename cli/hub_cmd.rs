@@ -16,8 +16,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Without `--player` or `--net`: the built-in engine, at the time the GUI's `level` gives.
-const DEFAULT_PLAYER: &str = "alphabeta:6";
 /// The time per move of an alpha-beta player that names neither depth nor time (`alphabeta`,
 /// `alphabeta,net=CKPT`) until the GUI's `level` sets one, unless `--time` gives another.
 const OWN_MOVE_TIME: Duration = Duration::from_secs(1);
@@ -25,9 +23,9 @@ const OWN_MOVE_TIME: Duration = Duration::from_secs(1);
 /// `checkers-zero hub`.
 #[derive(Args)]
 pub struct HubArgs {
-    /// The player behind the engine, written as for `match` (default alphabeta:6; a `level`
-    /// from the GUI replaces its depth, time or playouts; a bare `alphabeta` thinks 1 s a move
-    /// until then, or `--time`).
+    /// The player behind the engine, written as for `match` (default: the shipped net,
+    /// nets/default.safetensors, with MCTS; a `level` from the GUI replaces its depth, time or
+    /// playouts; a bare `alphabeta` thinks 1 s a move until then, or `--time`).
     #[arg(long, conflicts_with = "net")]
     player: Option<String>,
     /// A checkpoint or run directory to play with MCTS (the same as `--player mcts:CKPT`).
@@ -41,24 +39,23 @@ pub struct HubArgs {
 }
 
 impl HubArgs {
-    /// The player, as a spec.
-    fn spec(&self) -> String {
+    /// The player named, as a spec; `None` for the shipped net.
+    fn spec(&self) -> Option<String> {
         match (&self.player, &self.net) {
-            (Some(player), _) => player.clone(),
-            (None, Some(net)) => format!("mcts:{}", net.display()),
-            (None, None) => DEFAULT_PLAYER.to_string(),
+            (Some(player), _) => Some(player.clone()),
+            (None, net) => net.as_ref().map(|net| format!("mcts:{}", net.display())),
         }
     }
 
-    /// Whether the player is a net.
+    /// Whether the player is a net that needs libtorch (the shipped net runs natively).
     pub fn needs_net(&self) -> bool {
-        crate::command::needs_libtorch(&self.spec())
+        self.spec().is_some_and(|spec| crate::command::needs_libtorch(&spec))
     }
 }
 
 /// Serves the Hub protocol until `quit` or the end of input; `nets` loads a net player's net.
 pub fn run(args: HubArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
-    let spec = args.spec();
+    let spec = crate::shipped_net::or_shipped(args.spec())?;
     let mut options = args.options.options(nets)?;
     if matches!(spec.parse(), Ok(PlayerSpec::AlphaBeta { limit: None, .. })) {
         options.time.get_or_insert(OWN_MOVE_TIME);

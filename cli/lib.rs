@@ -14,6 +14,7 @@ pub mod perft;
 pub mod play;
 pub mod progress;
 pub mod serve;
+pub mod shipped_net;
 
 pub use command::{exit_status, Cli, Command, NetSupport, SharedCommand};
 

@@ -7,6 +7,7 @@
 
 use crate::lone_player;
 use crate::match_cmd::NetArgs;
+use crate::shipped_net;
 use anyhow::{Context, Result};
 use arena::{Contestant, Player};
 use clap::Args;
@@ -23,7 +24,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "CKPT", conflicts_with = "opponent")]
     net: Option<String>,
     /// The opponent, written as for `match`: random, alphabeta:DEPTH, mcts:CKPT[:PLAYOUTS] or
-    /// policy:CKPT (default: alphabeta:6).
+    /// policy:CKPT (default: the shipped net, nets/default.safetensors, with MCTS).
     #[arg(long, value_name = "PLAYER")]
     opponent: Option<String>,
     /// The colour you play; Black moves first.
@@ -48,24 +49,23 @@ fn parse_color(text: &str) -> Result<Color, String> {
 }
 
 impl PlayArgs {
-    /// The opponent, as a spec.
-    fn spec(&self) -> String {
+    /// The opponent named, as a spec; `None` for the shipped net.
+    fn spec(&self) -> Option<String> {
         match (&self.net, &self.opponent) {
-            (Some(net), _) => format!("mcts:{net}"),
-            (None, Some(opponent)) => opponent.clone(),
-            (None, None) => "alphabeta:6".to_string(),
+            (Some(net), _) => Some(format!("mcts:{net}")),
+            (None, opponent) => opponent.clone(),
         }
     }
 
-    /// Whether the opponent is a net.
+    /// Whether the opponent is a net that needs libtorch (the shipped net runs natively).
     pub fn needs_net(&self) -> bool {
-        crate::command::needs_libtorch(&self.spec())
+        self.spec().is_some_and(|spec| crate::command::needs_libtorch(&spec))
     }
 }
 
 /// Plays one game in the terminal; `nets` loads a net opponent's net.
 pub fn run(args: PlayArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
-    let spec = args.spec();
+    let spec = shipped_net::or_shipped(args.spec())?;
     let position = match &args.fen {
         Some(fen) => Position::from_fen(fen).context("--fen")?,
         None => Position::start(),

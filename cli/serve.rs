@@ -33,8 +33,8 @@ const MAX_REQUESTS: usize = 64;
 /// `checkers-zero serve`.
 #[derive(Args)]
 pub struct ServeArgs {
-    /// The engine the page plays against, written as for `match` (default: alphabeta:0.5s); the
-    /// page may ask for another.
+    /// The engine the page plays against, written as for `match` (default: the shipped net,
+    /// nets/default.safetensors, with MCTS); the page may ask for another.
     #[arg(long, value_name = "PLAYER")]
     player: Option<String>,
     /// Play a net with MCTS: a checkpoint file or a run directory (its best net). Shorthand for
@@ -57,19 +57,18 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
-    /// The default engine, as a spec.
-    fn spec(&self) -> String {
+    /// The default engine named, as a spec; `None` for the shipped net.
+    fn spec(&self) -> Option<String> {
         match (&self.net, &self.player, &self.run_dir) {
-            (Some(net), _, _) => format!("mcts:{net}"),
-            (None, Some(player), _) => player.clone(),
-            (None, None, Some(run)) => format!("mcts:{}", run.display()),
-            (None, None, None) => games::DEFAULT_PLAYER.to_string(),
+            (Some(net), _, _) => Some(format!("mcts:{net}")),
+            (None, Some(player), _) => Some(player.clone()),
+            (None, None, run) => run.as_ref().map(|run| format!("mcts:{}", run.display())),
         }
     }
 
-    /// Whether the default engine is a net that needs libtorch.
+    /// Whether the default engine is a net that needs libtorch (the shipped net runs natively).
     pub fn needs_net(&self) -> bool {
-        crate::command::needs_libtorch(&self.spec())
+        self.spec().is_some_and(|spec| crate::command::needs_libtorch(&spec))
     }
 }
 
@@ -77,7 +76,7 @@ impl ServeArgs {
 pub fn run(args: ServeArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let options = args.thinking.options(nets)?;
     let run = args.run_dir.clone().map(run_view::RunView::open).transpose()?;
-    let games = games::Games::new(args.spec(), options)?;
+    let games = games::Games::new(crate::shipped_net::or_shipped(args.spec())?, options)?;
     let address = SocketAddr::new(args.bind, args.port);
     if !args.bind.is_loopback() {
         eprintln!(

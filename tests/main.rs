@@ -17,6 +17,7 @@
 //! - `play`: `play` reading moves from its standard input.
 //! - `run`: `run` end to end on the tiny configs: artifacts, resume, `[eval]`, gate and schedule
 //!   options.
+//! - `shipped_net`: the built-in net: the default player, its checksum, legal games without libtorch.
 //! - `serve`: the browser board's HTTP API: a whole game, the thinking stream, bad requests.
 //! - `seaweed`: the SeaweedFS server the S3 tests start (shared with `rundata`'s tests).
 //! - `train`: training on generated trajectories, exact resume, damage, TensorBoard files.
@@ -39,4 +40,5 @@ mod run;
 #[path = "../rundata/tests/seaweed/mod.rs"]
 mod seaweed;
 mod serve;
+mod shipped_net;
 mod train;

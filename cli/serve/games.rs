@@ -12,8 +12,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The engine when neither the command nor the page names one.
-pub const DEFAULT_PLAYER: &str = "alphabeta:0.5s";
 /// Games kept at once; a new one beyond this gives up the oldest.
 pub const MAX_GAMES: usize = 256;
 /// Engines (distinct player specs) loaded at once; a game asking for another is refused.

@@ -1,0 +1,71 @@
+//! The shipped net (`nets/default.safetensors`, built into the binary): the player of `bestmove`,
+//! `play` and `hub` when none is named, written to the cache folder with its SHA-256 checked (a
+//! damaged copy written again), loaded natively (no net library), and playing legal games.
+
+use crate::helpers::{arg, checkers_zero};
+use draughts::{read_pdn, GameResult};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Output, Stdio};
+
+/// The net library's path in the tests: none there, so a command that needed it would fail.
+const NO_NET_LIBRARY: &str = "/nonexistent/libcheckers_zero_net.so";
+
+/// Runs `checkers-zero ARGS` with `cache` as its cache folder, no net library, and `input` on its
+/// standard input.
+fn run(cache: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = checkers_zero()
+        .args(args)
+        .env("CHECKERS_ZERO_CACHE", cache)
+        .env("CHECKERS_ZERO_NET_LIBRARY", NO_NET_LIBRARY)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Standard output of a run that must succeed.
+fn succeed(cache: &Path, args: &[&str], input: &str) -> String {
+    let out = run(cache, args, input);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_default_player_is_the_shipped_net_natively_and_it_plays_legal_games() {
+    let cache = tempfile::tempdir().unwrap();
+    let start = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+    let out = succeed(cache.path(), &["bestmove", "--fen", start, "--playouts", "32"], "");
+    assert!(out.starts_with("move ") && out.contains("\nvalue ") && out.contains("\npv "));
+    let shipped = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.safetensors"));
+    let copy = cache.path().join("nets/70cdcbf776b7d312/default.safetensors");
+    assert_eq!(std::fs::read(&copy).unwrap(), shipped.unwrap());
+
+    // A damaged copy is written again.
+    std::fs::write(&copy, b"not a net").unwrap();
+    let out = succeed(cache.path(), &["play", "--playouts", "8"], "quit\n");
+    assert!(out.contains("You play Black against mcts:default:8."), "{out}");
+    assert!(std::fs::read(&copy).unwrap().len() > 100_000);
+    let out = succeed(cache.path(), &["hub", "--playouts", "8"], "hub\nquit\n");
+    assert!(out.contains("id name=\"checkers-zero mcts:default:8\""), "{out}");
+
+    let pdn = cache.path().join("games.pdn");
+    let player = format!("mcts:{}:16", arg(&copy));
+    let args = ["match", &player, "random", "--games", "4", "--threads", "1", "--pdn", arg(&pdn)];
+    succeed(cache.path(), &args, "");
+    // The reader checks every move.
+    let games = read_pdn(&std::fs::read_to_string(&pdn).unwrap()).unwrap();
+    assert_eq!(games.len(), 4);
+    let net_wins = games
+        .iter()
+        .filter(|g| {
+            let net_is_black = g.tag("Black").is_some_and(|name| name.starts_with("mcts:"));
+            g.result == if net_is_black { GameResult::BlackWins } else { GameResult::WhiteWins }
+        })
+        .count();
+    assert!(net_wins >= 3, "the shipped net won {net_wins} of 4 against random");
+}
