@@ -5,8 +5,13 @@
 use hub::{parse_move, parse_position, Level, Line};
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|text: &str| {
-    let Ok(line) = Line::parse(text) else { return };
+fuzz_target!(|data: &[u8]| {
+    // What the session takes from any bytes: a line of text, or an error line for the rest.
+    let mut input = data;
+    let Ok(Some(Ok(text))) = support::read_line_capped(&mut input, hub::MAX_LINE_BYTES) else {
+        return;
+    };
+    let Ok(line) = Line::parse(&text) else { return };
     let _ = Level::parse(&line);
     let position = line
         .value("pos")

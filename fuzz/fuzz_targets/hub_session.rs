@@ -115,7 +115,7 @@ const ANSWER_WAIT: Duration = Duration::from_secs(2);
 /// The session's input, one line at a time: a line after a well-formed `go` is held back until
 /// the output has one more answer than when the `go` was sent.
 struct Paced {
-    lines: VecDeque<String>,
+    lines: VecDeque<Vec<u8>>,
     out: Captured,
     /// Answers written before the last `go` was sent, while it waits for its own.
     awaiting: Option<usize>,
@@ -142,11 +142,12 @@ impl Read for Paced {
         }
         let Some(line) = self.lines.front_mut() else { return Ok(0) };
         let n = line.len().min(buffer.len());
-        buffer[..n].copy_from_slice(&line.as_bytes()[..n]);
-        line.replace_range(..n, "");
+        buffer[..n].copy_from_slice(&line[..n]);
+        line.drain(..n);
         if line.is_empty() {
             let sent = self.lines.pop_front().expect("a line was there");
-            if Line::parse(&sent).is_ok_and(|line| line.command == "go") {
+            let sent = std::str::from_utf8(&sent).unwrap_or_default();
+            if Line::parse(sent).is_ok_and(|line| line.command == "go") {
                 self.awaiting = Some(self.out.answers());
             }
         }
@@ -159,10 +160,11 @@ fn threads() -> usize {
     std::fs::read_dir("/proc/self/task").map_or(0, Iterator::count)
 }
 
-/// Serves `text` to `engine` and checks the session and what it wrote.
-fn check_session<E: Engine + 'static>(engine: E, text: &str) {
+/// Serves `data`'s lines (any bytes: a line that is not UTF-8 is answered with an error) to
+/// `engine` and checks the session and what it wrote.
+fn check_session<E: Engine + 'static>(engine: E, data: &[u8]) {
     let out = Captured::default();
-    let lines = text.lines().map(|line| format!("{line}\n")).collect();
+    let lines = data.split(|&b| b == b'\n').map(|line| [line, b"\n"].concat()).collect();
     let ended = Arc::new(AtomicBool::new(false));
     let input = Paced { lines, out: out.clone(), awaiting: None, ended: ended.clone() };
     let threads_before = threads();
@@ -182,7 +184,7 @@ fn check_session<E: Engine + 'static>(engine: E, text: &str) {
     }
 }
 
-fuzz_target!(|text: &str| {
-    check_session(FirstMove, text);
-    check_session(KeptTree::new(), text);
+fuzz_target!(|data: &[u8]| {
+    check_session(FirstMove, data);
+    check_session(KeptTree::new(), data);
 });

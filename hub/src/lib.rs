@@ -21,4 +21,4 @@ pub use engine::{Engine, Thought};
 pub use level::{Level, LevelError};
 pub use line::{Line, LineError};
 pub use notation::{move_text, parse_move, parse_position, NotationError};
-pub use session::serve;
+pub use session::{serve, MAX_LINE_BYTES};

@@ -75,6 +75,13 @@ pub fn quoted(value: &str) -> String {
     }
 }
 
+/// `value` as the `id` line may carry it for every common client: pydraughts' `HubEngine` splits
+/// each `name=value` token at every `=`, so a name such as `alphabeta:1s,net=run` stopped it from
+/// starting. The player's punctuation (`=`, `:`, `,`) becomes spaces: `alphabeta 1s net run`.
+pub fn id_value(value: &str) -> String {
+    value.split(['=', ':', ',']).filter(|word| !word.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,5 +103,18 @@ mod tests {
         assert_eq!(quoted("english"), "english");
         assert_eq!(quoted("a b"), "\"a b\"");
         assert_eq!(quoted(""), "\"\"");
+    }
+
+    #[test]
+    fn id_values_hold_no_equals_sign() {
+        assert_eq!(
+            id_value("checkers-zero alphabeta:1s,net=step-0001"),
+            "checkers-zero alphabeta 1s net step-0001"
+        );
+        assert_eq!(
+            id_value("checkers-zero mcts:run:64,c_puct=2"),
+            "checkers-zero mcts run 64 c_puct 2"
+        );
+        assert_eq!(id_value("checkers-zero random"), "checkers-zero random");
     }
 }

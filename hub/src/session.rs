@@ -3,7 +3,7 @@
 
 use crate::engine::Engine;
 use crate::level::Level;
-use crate::line::{quoted, Line};
+use crate::line::{id_value, quoted, Line};
 use crate::notation::{move_text, parse_move, parse_position};
 use draughts::{DrawReason, DrawRules, Game, Move, Outcome};
 use search::{MoveBudget, Progress, Score, SearchControl, ThinkRequest};
@@ -44,9 +44,18 @@ pub fn serve<E: Engine + 'static>(
     }
 }
 
+/// The longest line taken from the GUI (a `pos` with a few hundred moves is a few KiB); a longer
+/// one is answered with an error, and never held whole.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Characters of an error message sent to the GUI.
+const ERROR_CHARS: usize = 300;
+
 /// What the session loop waits for.
 enum Event {
     Line(String),
+    /// A line that is not text, or too long: answered with an error, and the session goes on.
+    BadLine(support::BadLine),
     EndOfInput,
     EngineFailed(String),
 }
@@ -68,8 +77,10 @@ impl Output {
         let _ = writeln!(out, "{text}").and_then(|()| out.flush());
     }
 
+    /// An `error` line; the message, which may quote what the GUI sent, escaped and cut.
     fn error(&self, message: &str) {
-        self.line(&format!("error message={}", quoted(message)));
+        let message = support::escape_and_cut(message, ERROR_CHARS);
+        self.line(&format!("error message={}", quoted(&message)));
     }
 }
 
@@ -120,6 +131,7 @@ impl Session {
                         return Ok(());
                     }
                 }
+                Event::BadLine(bad) => self.out.error(&format!("{bad}; line ignored")),
                 Event::EndOfInput => return Ok(()),
                 Event::EngineFailed(message) => return Err(message.into()),
             }
@@ -177,7 +189,7 @@ impl Session {
     fn greet(&self) {
         self.out.line(&format!(
             "id name={} version={} author={} country={}",
-            quoted(&self.name),
+            quoted(&id_value(&self.name)),
             env!("CARGO_PKG_VERSION"),
             quoted("checkers-zero developers"),
             quoted("none"),
@@ -262,11 +274,11 @@ impl Session {
     }
 }
 
-fn spawn_reader(input: impl BufRead + Send + 'static, events: Sender<Event>) {
+fn spawn_reader(mut input: impl BufRead + Send + 'static, events: Sender<Event>) {
     thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if events.send(Event::Line(line)).is_err() {
+        while let Ok(Some(line)) = support::read_line_capped(&mut input, MAX_LINE_BYTES) {
+            let event = line.map_or_else(Event::BadLine, Event::Line);
+            if events.send(event).is_err() {
                 return;
             }
         }
@@ -451,6 +463,32 @@ mod tests {
         assert_eq!(lines[6], "info depth=1 nodes=1 score=99.97 time=0.001 nps=1000 pv=22-17");
         assert_eq!(lines[7], "done move=22-17");
         assert_eq!(lines.len(), 8, "nothing after quit: {lines:?}");
+    }
+
+    /// An invalid UTF-8 line ended the session silently; docs/hub.md promises an error line.
+    /// A huge line is answered the same way, and its text never comes back whole.
+    #[test]
+    fn a_line_that_is_not_text_or_too_long_gets_an_error_and_the_session_goes_on() {
+        let mut input = b"ping\nr\xc3\xa9seau \xff\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 1));
+        input.extend_from_slice(b"\nfly\x1b[2J\nping\nquit\n");
+        let out = Captured::default();
+        let engine = FirstMove { searches: 0, fail_after: usize::MAX, failure: Failure::Error };
+        assert!(serve(engine, Cursor::new(input), out.clone()).is_ok());
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "pong");
+        assert_eq!(
+            lines[1],
+            "error message=\"a line that is not UTF-8 text (byte 8); line ignored\""
+        );
+        assert_eq!(
+            lines[2],
+            format!("error message=\"a line of {} bytes, more than the {MAX_LINE_BYTES}-byte limit; line ignored\"", MAX_LINE_BYTES + 1)
+        );
+        assert_eq!(lines[3], "error message=\"unknown command `fly\\u{1b}[2J`\"");
+        assert_eq!(lines[4], "pong");
+        assert_eq!(lines.len(), 5, "{lines:?}");
     }
 
     #[test]
