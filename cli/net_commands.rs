@@ -19,6 +19,8 @@ pub enum NetCommand {
     Gate(GateArgs),
     /// Export a checkpoint for other engines (TorchScript, ONNX, safetensors) with a JSON description.
     Export(ExportArgs),
+    /// Widen a sparse checkpoint's accumulator; the wider net computes the same outputs.
+    Widen(WidenArgs),
     /// Elo ratings of every player in a run's recorded games, with a plot against training step.
     Ladder(LadderArgs),
     /// Every performance figure in one run: perft, search, forward, self-play, training.
@@ -115,6 +117,22 @@ pub struct ExportArgs {
     /// The file to write; its description goes to FILE.json.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+}
+
+/// `checkers-zero widen`.
+#[derive(Args)]
+pub struct WidenArgs {
+    /// The sparse checkpoint (.safetensors) to widen.
+    pub checkpoint: PathBuf,
+    /// The new accumulator width (above the checkpoint's).
+    #[arg(long)]
+    pub accumulator: usize,
+    /// The file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Seed of the new units' random incoming weights.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// `checkers-zero ladder`.

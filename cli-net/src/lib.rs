@@ -48,6 +48,7 @@ fn run(cli: Cli) -> c_int {
         Command::Net(NetCommand::Train(args)) => commands::train(args),
         Command::Net(NetCommand::Gate(args)) => commands::gate(args),
         Command::Net(NetCommand::Export(args)) => commands::export(args),
+        Command::Net(NetCommand::Widen(args)) => commands::widen(args),
         Command::Net(NetCommand::Ladder(args)) => commands::ladder(args),
         Command::Net(NetCommand::Bench(args)) => commands::bench(args),
         Command::Shared(shared) => shared.run(Some(&Torch)),

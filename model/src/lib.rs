@@ -27,6 +27,7 @@ pub mod policy;
 mod resnet;
 pub mod sample;
 mod sparse;
+mod widen;
 
 pub use autocast::autocast_bf16;
 pub use aux_head::AuxPolicyHead;
@@ -42,3 +43,4 @@ pub use net_evaluator::{
 pub use netfile::{CheckpointError, Family, NetConfig, ResNetConfig, SparseConfig};
 pub use policy::POLICY_SIZE;
 pub use support::DeviceSpec;
+pub use widen::widen_accumulator;

@@ -1,8 +1,8 @@
 //! The run: its three roles (self-play, the trainer, the gatekeeper with the `[eval]` anchors),
 //! the loop that drives them on one machine (one after the other or at once), the budget, the run
 //! folder's state and logs, the store retries of an S3 run, and the other commands that need the
-//! nets (export, ladder, bench, the egdb accuracy of a net). The net library (`cli-net/`) is the
-//! thin libtorch entry point over [`commands`].
+//! nets (export, widen, ladder, bench, the egdb accuracy of a net). The net library (`cli-net/`)
+//! is the thin libtorch entry point over [`commands`].
 
 mod bench;
 mod budget;
@@ -22,6 +22,7 @@ mod store_retry;
 mod train;
 mod train_store;
 pub mod training;
+mod widen;
 
 /// The commands of `checkers-zero` that need libtorch, one function each, taking the command's
 /// parsed arguments (`cli::net_commands`).
@@ -34,4 +35,5 @@ pub mod commands {
     pub use crate::run_loop::run;
     pub use crate::selfplay::run as selfplay;
     pub use crate::train::run as train;
+    pub use crate::widen::run as widen;
 }

@@ -1,7 +1,10 @@
 //! The sparse family: its native forward pass (no libtorch) against the tch net that trains it,
-//! on the same checkpoint, and the refusals of checkpoints it must not run.
+//! on the same checkpoint, the refusals of checkpoints it must not run, and `widen`'s wider
+//! checkpoints, which both compute as the narrow one.
 
 use super::max_abs_diff;
+use crate::helpers::{arg, succeed};
+use draughts::Observation;
 use model::encoding::Input;
 use model::sample::random_observations;
 use model::NetEvaluator;
@@ -33,6 +36,15 @@ fn save(net: &PolicyValueNet, dir: &Path, name: &str) -> PathBuf {
     path
 }
 
+/// The native forward pass of the checkpoint at `path` over `obs`, `[B, OUTPUT_SIZE]`.
+fn native_outputs(path: &Path, obs: &[Observation]) -> Tensor {
+    let (weights, _) = SparseWeights::load(path).unwrap();
+    let mut scratch = Scratch::default();
+    let rows: Vec<f32> =
+        obs.iter().flat_map(|o| weights.output_row(&features::active(o), &mut scratch)).collect();
+    Tensor::from_slice(&rows).view([obs.len() as i64, -1])
+}
+
 fn configs() -> [NetConfig; 3] {
     [
         NetConfig::sparse(),
@@ -50,15 +62,9 @@ fn the_native_forward_equals_the_tch_net_on_the_same_checkpoint() {
         let net = spread_net(&config);
         let path = save(&net, dir.path(), "net.safetensors");
         let expected = tch::no_grad(|| net.forward_t(&Input::Features.encode_batch(&obs), false));
-        let (weights, meta) = SparseWeights::load(&path).unwrap();
+        let (_, meta) = SparseWeights::load(&path).unwrap();
         assert_eq!((meta.step, &meta.config), (42, &config));
-        let mut scratch = Scratch::default();
-        let rows: Vec<f32> = obs
-            .iter()
-            .flat_map(|o| weights.output_row(&features::active(o), &mut scratch))
-            .collect();
-        let native = Tensor::from_slice(&rows).view([obs.len() as i64, -1]);
-        let diff = max_abs_diff(&native, &expected);
+        let diff = max_abs_diff(&native_outputs(&path, &obs), &expected);
         assert!(diff < 1e-4, "{}: native and tch differ by {diff}", config.short_name());
     }
 }
@@ -78,6 +84,53 @@ fn the_native_evaluator_gives_the_priors_and_values_of_the_libtorch_evaluator() 
         assert_eq!(got.priors.len(), want.priors.len());
         assert!(got.priors.iter().zip(&want.priors).all(|(a, b)| (a - b).abs() < 1e-5));
     }
+}
+
+#[test]
+fn a_widened_checkpoint_computes_the_same_outputs_natively_and_in_tch() {
+    let dir = tempfile::tempdir().unwrap();
+    let obs = random_observations(300, 19);
+    for layers in [0, 2] {
+        tch::manual_seed(6);
+        let config = NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 16, layers });
+        let narrow = save(
+            &PolicyValueNet::new(&config, Device::Cpu).unwrap(),
+            dir.path(),
+            "narrow.safetensors",
+        );
+        let wide = dir.path().join("wide.safetensors");
+        let out = succeed(&["widen", arg(&narrow), "--accumulator", "96", "--out", arg(&wide)]);
+        assert!(out.contains("widened to an accumulator of 96"), "{out}");
+        let load = |path: &Path| model::checkpoint::load(path, None, Device::Cpu).unwrap();
+        let (before, after) = (load(&narrow), load(&wide));
+        assert_eq!(
+            after.meta.config,
+            NetConfig::Sparse(SparseConfig { accumulator: 96, hidden: 16, layers })
+        );
+        assert_eq!(
+            (after.meta.step, after.meta.parent.as_deref()),
+            (42, Some("narrow.safetensors"))
+        );
+        let xs = Input::Features.encode_batch(&obs);
+        let tch_diff = tch::no_grad(|| {
+            max_abs_diff(&before.net.forward_t(&xs, false), &after.net.forward_t(&xs, false))
+        });
+        let native_diff =
+            max_abs_diff(&native_outputs(&narrow, &obs), &native_outputs(&wide, &obs));
+        assert!(
+            tch_diff < 1e-5 && native_diff < 1e-5,
+            "layers {layers}: tch {tch_diff}, native {native_diff}"
+        );
+    }
+    let (ok, _, err) = crate::helpers::run_to_end(&[
+        "widen",
+        arg(&dir.path().join("wide.safetensors")),
+        "--accumulator",
+        "64",
+        "--out",
+        arg(&dir.path().join("x.safetensors")),
+    ]);
+    assert!(!ok && err.contains("net.accumulator") && err.contains("above the net's 96"), "{err}");
 }
 
 #[test]

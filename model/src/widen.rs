@@ -1,0 +1,98 @@
+//! Widening a trained sparse net's accumulator without changing what it computes (as KataGo
+//! widens a net mid-run instead of starting over): the new accumulator units get a fresh layer's
+//! random incoming weights and bias, and zero outgoing weights (their columns in the first hidden
+//! layer, the policy head, and with no hidden layer the value heads), so the wider net's outputs
+//! are the narrow net's while gradients still reach the new units' outgoing weights.
+//!
+//! ```text
+//! accumulator.weight [A, 203] -> [N, 203]   rows A.. random (the layer's initialisation)
+//! accumulator.bias   [A]      -> [N]        entries A.. random
+//! hidden.0.weight    [H, A]   -> [H, N]     columns A.. zero
+//! policy.weight      [128, A] -> [128, N]   columns A.. zero (wdl, moves_left alike when layers = 0)
+//! every other variable copied
+//! ```
+
+use crate::error::ModelError;
+use crate::net::PolicyValueNet;
+use netfile::{NetConfig, SparseConfig};
+use support::Invalid;
+
+/// `net` (a sparse net) with an accumulator of `accumulator` units, computing the same outputs.
+/// The new units' incoming weights come from libtorch's generator (`tch::manual_seed` fixes
+/// them). An error for a ResNet, or a width not above the net's.
+pub fn widen_accumulator(
+    net: &PolicyValueNet,
+    accumulator: usize,
+) -> Result<PolicyValueNet, ModelError> {
+    let NetConfig::Sparse(narrow) = net.config() else {
+        return Err(Invalid::new("net.kind", "resnet", "sparse: only a sparse net widens").into());
+    };
+    if accumulator <= narrow.accumulator {
+        let expected = format!("above the net's {}", narrow.accumulator);
+        return Err(Invalid::new("net.accumulator", accumulator, &expected).into());
+    }
+    let config = NetConfig::Sparse(SparseConfig { accumulator, ..narrow.clone() });
+    let wide = PolicyValueNet::new(&config, net.device())?;
+    let old = net.var_store().variables();
+    tch::no_grad(|| -> Result<(), ModelError> {
+        for (name, mut var) in wide.var_store().variables() {
+            let src = &old[&name];
+            if !name.starts_with("accumulator.") {
+                let _ = var.f_zero_()?;
+            }
+            let mut block = var.shallow_clone();
+            for (dim, &size) in src.size().iter().enumerate() {
+                block = block.f_narrow(dim as i64, 0, size)?;
+            }
+            block.f_copy_(src)?;
+        }
+        Ok(())
+    })?;
+    Ok(wide)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::Input;
+    use tch::nn::ModuleT;
+    use tch::{Device, Kind, Tensor};
+
+    fn sparse(accumulator: usize, layers: usize) -> NetConfig {
+        NetConfig::Sparse(SparseConfig { accumulator, hidden: 8, layers })
+    }
+
+    /// The dense features of positions from random games.
+    fn inputs(config: &NetConfig) -> Tensor {
+        Input::of(config).encode_batch(&crate::sample::random_observations(64, 3))
+    }
+
+    #[test]
+    fn the_wider_net_computes_the_same_outputs_and_its_new_units_get_gradients() {
+        for layers in [0, 2] {
+            tch::manual_seed(7);
+            let net = PolicyValueNet::new(&sparse(16, layers), Device::Cpu).unwrap();
+            let wide = widen_accumulator(&net, 40).unwrap();
+            assert_eq!(wide.config(), &sparse(40, layers));
+            let xs = inputs(net.config());
+            let (before, after) = (net.forward_t(&xs, false), wide.forward_t(&xs, false));
+            let diff = (&before - &after).abs().max().double_value(&[]);
+            assert!(diff < 1e-5, "layers {layers}: outputs differ by {diff}");
+            // The new units are alive (random inputs) and their outgoing weights learn.
+            let out = wide.forward_heads(&xs, true);
+            let active = out.trunk.narrow(1, 16, 24).sum(Kind::Float).double_value(&[]);
+            assert!(active > 0.0, "layers {layers}: no new unit is active");
+            (out.policy.sum(Kind::Float) + out.wdl.sum(Kind::Float)).backward();
+            let policy = &wide.var_store().variables()["policy.weight"];
+            let grad = policy.grad().narrow(1, 16, 24).abs().sum(Kind::Float).double_value(&[]);
+            assert!(grad > 0.0, "layers {layers}: no gradient reaches the new columns");
+        }
+    }
+
+    #[test]
+    fn only_a_wider_sparse_net_is_made() {
+        let net = PolicyValueNet::new(&sparse(16, 1), Device::Cpu).unwrap();
+        let err = widen_accumulator(&net, 16).unwrap_err().to_string();
+        assert!(err.contains("net.accumulator") && err.contains("above the net's 16"), "{err}");
+    }
+}
