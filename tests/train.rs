@@ -1,9 +1,11 @@
 //! The train crate with libtorch: training on generated trajectories, exact resume, damaged
-//! checkpoints, non-finite losses, TensorBoard files read by TensorBoard, and the benchmark.
+//! checkpoints, non-finite losses, TensorBoard files read by TensorBoard, the benchmark, averaged
+//! weights and a net widened at resume.
 
 mod resume;
 pub mod tensorboard;
 mod training;
+mod widen;
 
 use model::NetConfig;
 use runconfig::TrainConfig;

@@ -107,6 +107,17 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig, tables: Option<&Tables>) -
             head.name()
         );
     }
+    if opened.fresh_average {
+        eprintln!(
+            "note: the training state has no averaged weights (train.ema_decay was 0 when it was saved): the average starts from the resumed net"
+        );
+    }
+    if let (Some(narrow), model::NetConfig::Sparse(wide)) = (opened.widened_from, &config.net) {
+        eprintln!(
+            "note: the training state's net has an accumulator of {narrow}, the config {}: widened (the same outputs); the optimizer's buffers, auxiliary heads and averaged weights start afresh",
+            wide.accumulator
+        );
+    }
     if let Some(tables) = tables {
         let set = EndgameSet::sample(tables, config.seed);
         eprintln!(

@@ -1,7 +1,8 @@
 //! Training that follows the data: the trainer reads the shards that landed since its last look,
 //! trains the steps they pay for (`train.reuse`), writes a candidate every `checkpoint_every`
 //! steps, and waits when the data has paid for nothing more. The trainer thread of a concurrent
-//! `run` runs it beside self-play. It tells the replay window's size at most every 30 seconds.
+//! `run` runs it beside self-play. It tells the replay window's size and the samples trained per
+//! position (the reuse that `train.reuse` caps) at most every 30 seconds.
 
 use crate::interrupt;
 use crate::store_retry::{retry, sleep};
@@ -45,10 +46,14 @@ pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Resul
         warn_damaged(&refresh);
         replay_news |= refresh.shards > 0;
         if replay_news && replay_told.is_none_or(|told| told.elapsed() >= REPLAY_LINE_EVERY) {
+            let replay = trainer.replay();
             progress::line(format!(
-                "replay: {} shards read ({} positions in the window)",
-                trainer.replay().added().len(),
-                trainer.replay().len()
+                "replay: {} shards read ({} positions in the window of the {} read; {:.2} samples trained per position, at most {})",
+                replay.added().len(),
+                replay.len(),
+                replay.seen(),
+                trainer.reuse(),
+                trainer.config().reuse,
             ));
             (replay_told, replay_news) = (Some(Instant::now()), false);
         }

@@ -19,4 +19,4 @@ pub mod train;
 
 pub use run::{BudgetConfig, EgdbConfig, RunConfig, RunLoopConfig, RunMode};
 pub use selfplay::{DrawConfig, SelfPlayConfig, SelfPlayConfigError, ServerConfig};
-pub use train::{OptimizerConfig, ScheduleConfig, TrainConfig, WindowConfig};
+pub use train::{OptimizerConfig, Progress, RateDrop, ScheduleConfig, TrainConfig, WindowConfig};

@@ -37,6 +37,10 @@ pub struct TrainConfig {
     pub schedule: ScheduleConfig,
     /// Steps of linear warm-up from 0 to `learning_rate`.
     pub warmup_steps: u64,
+    /// Decay of the exponential moving average of the weights that the candidates are made of
+    /// (Polyak averaging; see `train::average`), in [0, 1): the gate plays, and promotes, the
+    /// average instead of the net as trained. 0 is off.
+    pub ema_decay: f64,
     /// L2 penalty on weight matrices and convolution kernels (not on biases and batch-norm scales):
     /// added to the gradient for SGD, decoupled for AdamW.
     pub weight_decay: f64,
@@ -96,6 +100,7 @@ impl Default for TrainConfig {
             learning_rate: 0.02,
             schedule: ScheduleConfig::Constant,
             warmup_steps: 100,
+            ema_decay: 0.0,
             weight_decay: 1e-4,
             grad_clip_norm: 10.0,
             search_value_weight: 0.0,
@@ -210,6 +215,35 @@ pub enum ScheduleConfig {
         /// Share of the peak learning rate at the end of the budget (0..=1).
         final_fraction: f64,
     },
+    /// Drops at given points of the run's progress: from each drop's `at` on, the rate is its
+    /// `share` of the peak (until the next drop), the peak before the first.
+    Drops {
+        /// What the drops' `at` counts.
+        by: Progress,
+        /// The drops, in increasing `at`.
+        drops: Vec<RateDrop>,
+    },
+}
+
+/// What a learning-rate drop is keyed to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Progress {
+    /// Training steps.
+    Steps,
+    /// Self-play positions the trainer has read (every one written, over the whole run), so the
+    /// drops fall at the same amount of data whatever the machine's speed or `reuse`.
+    Positions,
+}
+
+/// One learning-rate drop of [`ScheduleConfig::Drops`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateDrop {
+    /// The step or position count from which it holds.
+    pub at: u64,
+    /// The learning rate from then on, as a share of `learning_rate`, in (0, 1].
+    pub share: f64,
 }
 
 impl TrainConfig {
@@ -277,7 +311,24 @@ impl TrainConfig {
                 let value = format!("cosine over the budget to {final_fraction}");
                 return bad("schedule", &value, "final_fraction in [0, 1]");
             }
+            ScheduleConfig::Drops { ref drops, .. } => {
+                let rising = drops.windows(2).all(|pair| pair[0].at < pair[1].at);
+                if drops.is_empty() || !rising {
+                    let ats: Vec<u64> = drops.iter().map(|d| d.at).collect();
+                    return bad(
+                        "schedule.drops",
+                        &format!("{ats:?}"),
+                        "at least one drop, in increasing `at`",
+                    );
+                }
+                if let Some(drop) = drops.iter().find(|d| !(positive(d.share) && d.share <= 1.0)) {
+                    return bad("schedule.drops", &drop.share, "each share in (0, 1]");
+                }
+            }
             _ => {}
+        }
+        if !(unit(self.ema_decay) && self.ema_decay < 1.0) {
+            return bad("ema_decay", &self.ema_decay, "in [0, 1)");
         }
         for (field, x) in
             [("weight_decay", self.weight_decay), ("grad_clip_norm", self.grad_clip_norm)]
@@ -347,6 +398,33 @@ mod tests {
         assert!(cfg.validate().unwrap_err().to_string().contains("window.exponent"));
         let cfg = TrainConfig { min_positions: 10, ..Default::default() };
         assert!(cfg.validate().unwrap_err().to_string().contains("min_positions"));
+        let cfg = TrainConfig { ema_decay: 1.0, ..Default::default() };
+        assert!(cfg.validate().unwrap_err().to_string().contains("ema_decay"));
+    }
+
+    #[test]
+    fn rate_drops_read_from_toml_and_bad_ones_are_named() {
+        let text = "[schedule]\nkind = \"drops\"\nby = \"positions\"\ndrops = [{at = 1000, share = 0.3}, {at = 5000, share = 0.1}]\n";
+        let cfg: TrainConfig = toml::from_str(text).unwrap();
+        cfg.validate().unwrap();
+        let drops = vec![RateDrop { at: 1000, share: 0.3 }, RateDrop { at: 5000, share: 0.1 }];
+        assert_eq!(cfg.schedule, ScheduleConfig::Drops { by: Progress::Positions, drops });
+        let err = toml::from_str::<TrainConfig>(&text.replace("positions", "games")).unwrap_err();
+        assert!(err.to_string().contains("games"), "{err}");
+        for (text, expected) in [
+            (text.replace("5000", "1000"), "increasing"),
+            (text.replace("0.1", "1.5"), "each share in (0, 1]"),
+            (
+                text.replace("[{at = 1000, share = 0.3}, {at = 5000, share = 0.1}]", "[]"),
+                "at least one",
+            ),
+        ] {
+            let err = toml::from_str::<TrainConfig>(&text).unwrap().validate().unwrap_err();
+            assert!(
+                err.to_string().contains("schedule.drops") && err.to_string().contains(expected),
+                "{err}"
+            );
+        }
     }
 
     #[test]
@@ -357,5 +435,26 @@ mod tests {
         let (a, b) = (w.size(10_000), w.size(100_000));
         assert!(1000 < a && a < b && b <= 5000, "{a} {b}");
         assert_eq!(w.size(u64::MAX / 2), 5000);
+    }
+
+    #[test]
+    fn the_window_size_at_given_data_counts() {
+        // min * (1 + growth * ((n / min)^exponent - 1) / exponent), at most max.
+        let w = WindowConfig { min: 250_000, max: 4_000_000, exponent: 0.65, growth: 0.4 };
+        for (n, expected) in [
+            (100_000, 100_000),
+            (1_000_000, 474_967),
+            (10_000_000, 1_788_252),
+            (100_000_000, 4_000_000),
+            (1_000_000_000, 4_000_000),
+        ] {
+            assert!(w.size(n).abs_diff(expected) <= 1, "{n} positions: {}", w.size(n));
+        }
+        // A fixed window: growth 0 keeps it at `min` once that many positions were written.
+        let fixed = WindowConfig { min: 300_000, max: 300_000, exponent: 1.0, growth: 0.0 };
+        assert_eq!(
+            [100_000, 300_000, 10_000_000].map(|n| fixed.size(n)),
+            [100_000, 300_000, 300_000]
+        );
     }
 }

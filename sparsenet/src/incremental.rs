@@ -11,8 +11,9 @@
 
 use crate::features;
 use crate::quantised::{value_of_logits, IntScratch, QuantisedNet};
-use draughts::{Bitboard, Color, Observation, Position};
+use draughts::{Bitboard, Color, Observation, Position, Square};
 use search::alphabeta::LeafEvaluator;
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// The sparse net's value along a search path (see the module's header).
@@ -40,7 +41,7 @@ fn pieces(position: &Position, color: Color, king: bool) -> Bitboard {
 
 /// The feature of a piece of `color` (a king or not) on `square` in `frame`'s view.
 #[inline]
-fn feature(frame: Color, color: Color, king: bool, square: draughts::Square) -> usize {
+fn feature(frame: Color, color: Color, king: bool, square: Square) -> usize {
     let group = 2 * usize::from(color != frame) + usize::from(king);
     let square = if frame == Color::White { square.flipped() } else { square };
     32 * group + square.index()
@@ -119,19 +120,37 @@ impl LeafEvaluator for IncrementalNet {
         if self.stack.len() < from + 2 * width {
             self.stack.resize(from + 2 * width, 0);
         }
-        self.stack.copy_within(from..from + width, from + width);
-        let top = from + width;
+        // The pieces the move changed: at most the mover's piece and twelve captured ones.
+        let mut removed: SmallVec<[(Color, bool, Square); 16]> = SmallVec::new();
+        let mut added: SmallVec<[(Color, bool, Square); 2]> = SmallVec::new();
         for (color, king) in KINDS {
             let (before, after) = (pieces(parent, color, king), pieces(child, color, king));
-            for frame in [Color::Black, Color::White] {
-                let offset = top + a * frame.index();
-                let acc = &mut self.stack[offset..offset + a];
-                for square in before & !after {
-                    sub(acc, self.net.column(feature(frame, color, king, square)));
+            removed.extend((before & !after).map(|square| (color, king, square)));
+            added.extend((after & !before).map(|square| (color, king, square)));
+        }
+        let (parents, children) = self.stack.split_at_mut(from + width);
+        for frame in [Color::Black, Color::White] {
+            let offset = a * frame.index();
+            let old = &parents[from + offset..from + offset + a];
+            let new = &mut children[offset..offset + a];
+            let column = |&(color, king, square): &(Color, bool, Square)| {
+                self.net.column(feature(frame, color, king, square))
+            };
+            // The first change of each kind is made while copying the parent's accumulator.
+            match (removed.first().map(column), added.first().map(column)) {
+                (Some(out), Some(into)) => {
+                    for (((y, x), o), i) in new.iter_mut().zip(old).zip(out).zip(into) {
+                        *y = x - o + i;
+                    }
                 }
-                for square in after & !before {
-                    add(acc, self.net.column(feature(frame, color, king, square)));
-                }
+                _ => new.copy_from_slice(old),
+            }
+            let skip = usize::from(!removed.is_empty() && !added.is_empty());
+            for change in removed.iter().skip(skip) {
+                sub(new, column(change));
+            }
+            for change in added.iter().skip(skip) {
+                add(new, column(change));
             }
         }
     }

@@ -38,13 +38,15 @@ const MAX_ACC_SHIFT: u32 = 10;
 /// Largest shift of a dense layer's weights.
 const MAX_WEIGHT_SHIFT: u32 = 14;
 
-/// A dense layer in integers, row-major like [`Dense`].
+/// A dense layer in integers, its weights by pairs of inputs: for inputs `2p` and `2p + 1`,
+/// each output's two weights side by side, so that one pair of inputs updates every output with
+/// a widening multiply-add, and a pair of zero inputs (common after a crelu) is skipped.
 #[derive(Clone, Debug)]
 struct IntDense {
-    inputs: usize,
     outputs: usize,
-    /// `[outputs, inputs]`, in units of `1 / 2^shift`.
-    weight: Vec<i16>,
+    /// `[(inputs + 1) / 2, outputs, 2]`: `pairs[(p · outputs + o) · 2 + k]` is the weight of
+    /// input `2p + k` in output `o` (0 past the last input), in units of `1 / 2^shift`.
+    pairs: Vec<i16>,
     /// `[outputs]`, in units of `1 / (Q · 2^shift)`.
     bias: Vec<i32>,
     shift: u32,
@@ -65,56 +67,93 @@ impl IntDense {
             })
             .unwrap_or(0);
         let weight_scale = (1u64 << shift) as f32;
-        let weight = layer
-            .weight
-            .iter()
-            .map(|w| (w * weight_scale).round().clamp(-32767.0, 32767.0) as i16)
-            .collect();
+        let quantise = |w: f32| (w * weight_scale).round().clamp(-32767.0, 32767.0) as i16;
+        let (inputs, outputs) = (layer.inputs, layer.outputs);
+        let mut pairs = vec![0; inputs.div_ceil(2) * outputs * 2];
+        for o in 0..outputs {
+            for (i, &w) in layer.row(o).iter().enumerate() {
+                pairs[((i / 2) * outputs + o) * 2 + i % 2] = quantise(w);
+            }
+        }
         let bias_scale = weight_scale * q as f32;
         let bias = layer.bias.iter().map(|b| (b * bias_scale).round() as i32).collect();
-        IntDense { inputs: layer.inputs, outputs: layer.outputs, weight, bias, shift }
+        IntDense { outputs, pairs, bias, shift }
     }
 
-    fn row(&self, o: usize) -> &[i16] {
-        &self.weight[o * self.inputs..(o + 1) * self.inputs]
+    /// `out[o] = (W x + B)[o]` in units of `1 / (Q · 2^shift)`, for the first `outputs` of
+    /// `out`: input pair by input pair, skipping the pairs that are both zero; with AVX2 when
+    /// `AVX2` (only instantiated where the CPU has it).
+    #[inline(always)]
+    fn affine<const AVX2: bool>(&self, x: &[i16], out: &mut [i32]) {
+        let out = &mut out[..self.outputs];
+        out.copy_from_slice(&self.bias);
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 && self.outputs % 8 == 0 {
+            // SAFETY: `AVX2` is true only in code compiled for AVX2, run where the CPU has it.
+            unsafe { self.add_products_avx2(x, out) };
+            return;
+        }
+        for (pair, weights) in x.chunks(2).zip(self.pairs.chunks_exact(2 * self.outputs)) {
+            let (a, b) = (i32::from(pair[0]), i32::from(pair.get(1).copied().unwrap_or(0)));
+            if a == 0 && b == 0 {
+                continue;
+            }
+            for (y, w) in out.iter_mut().zip(weights.chunks_exact(2)) {
+                *y += a * i32::from(w[0]) + b * i32::from(w[1]);
+            }
+        }
     }
 
-    /// `out[o] = clamp((W x + B)[o] >> shift, 0, q)`: a hidden layer with its crelu.
-    fn hidden(&self, x: &[i16], q: i16, out: &mut Vec<i16>) {
-        out.clear();
-        out.extend((0..self.outputs).map(|o| {
-            let sum = self.bias[o] + dot(self.row(o), x);
-            (sum >> self.shift).clamp(0, i32::from(q)) as i16
-        }));
-    }
-}
-
-/// The dot product of two `i16` rows in `i32`, written for the compiler's widening multiply-add.
-#[inline(always)]
-fn dot_lanes(a: &[i16], b: &[i16]) -> i32 {
-    a.iter().zip(b).map(|(&x, &y)| i32::from(x) * i32::from(y)).sum()
-}
-
-/// [`dot_lanes`] compiled for AVX2 (16 products an instruction).
-///
-/// # Safety
-/// Only call on a CPU with AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn dot_avx2(a: &[i16], b: &[i16]) -> i32 {
-    dot_lanes(a, b)
-}
-
-/// The dot product of two `i16` rows, with AVX2 where the CPU has it.
-#[inline]
-fn dot(a: &[i16], b: &[i16]) -> i32 {
-    debug_assert_eq!(a.len(), b.len());
+    /// `out += W x` with `outputs` a multiple of 8: blocks of up to 32 outputs, held in four
+    /// 8-lane registers while every pair of inputs is broadcast and multiplied with the block's
+    /// weight pairs by one widening multiply-add per 8 outputs.
+    ///
+    /// # Safety
+    /// Only call on a CPU with AVX2.
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { dot_avx2(a, b) };
+    #[target_feature(enable = "avx2")]
+    unsafe fn add_products_avx2(&self, x: &[i16], out: &mut [i32]) {
+        use std::arch::x86_64::{
+            __m256i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_set1_epi32,
+            _mm256_setzero_si256, _mm256_storeu_si256,
+        };
+        const BLOCK: usize = 4;
+        let chunks = self.outputs / 8;
+        for first in (0..chunks).step_by(BLOCK) {
+            let n = (chunks - first).min(BLOCK);
+            let mut sums: [__m256i; BLOCK] = [_mm256_setzero_si256(); BLOCK];
+            for (k, sum) in sums.iter_mut().enumerate().take(n) {
+                // SAFETY: outputs `8 (first + k) ..` are 8 i32 (32 bytes) of `out`.
+                *sum = _mm256_loadu_si256(out[8 * (first + k)..][..8].as_ptr().cast());
+            }
+            for (pair, weights) in x.chunks(2).zip(self.pairs.chunks_exact(2 * self.outputs)) {
+                let (a, b) = (pair[0], pair.get(1).copied().unwrap_or(0));
+                if a == 0 && b == 0 {
+                    continue;
+                }
+                // Each 32-bit lane holds the pair: `a` in its low half, `b` in its high half.
+                let both = _mm256_set1_epi32(i32::from(a as u16) | (i32::from(b) << 16));
+                for (k, sum) in sums.iter_mut().enumerate().take(n) {
+                    // SAFETY: the weight pairs of 8 outputs are 16 i16 (32 bytes) of `weights`.
+                    let w = _mm256_loadu_si256(weights[16 * (first + k)..][..16].as_ptr().cast());
+                    *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(both, w));
+                }
+            }
+            for (k, sum) in sums.iter().enumerate().take(n) {
+                // SAFETY: as for the loads above.
+                _mm256_storeu_si256(out[8 * (first + k)..][..8].as_mut_ptr().cast(), *sum);
+            }
+        }
     }
-    dot_lanes(a, b)
+
+    /// A hidden layer with its crelu: `out[o] = clamp((W x + B)[o] >> shift, 0, q)`.
+    #[inline(always)]
+    fn hidden<const AVX2: bool>(&self, x: &[i16], q: i16, sums: &mut [i32], out: &mut [i16]) {
+        self.affine::<AVX2>(x, sums);
+        for (y, &sum) in out.iter_mut().zip(sums.iter()).take(self.outputs) {
+            *y = (sum >> self.shift).clamp(0, i32::from(q)) as i16;
+        }
+    }
 }
 
 /// The value path of a sparse net in integers (see the module's header).
@@ -128,14 +167,17 @@ pub struct QuantisedNet {
     acc_shift: u32,
     hidden: Vec<IntDense>,
     wdl: IntDense,
+    /// Whether this CPU has AVX2 (the layers are then compiled for it).
+    avx2: bool,
 }
 
-/// Buffers of one evaluation, kept across positions.
+/// Buffers of one evaluation, kept across positions (sized on first use).
 #[derive(Clone, Debug, Default)]
 pub struct IntScratch {
     acc: Vec<i16>,
     ping: Vec<i16>,
     pong: Vec<i16>,
+    sums: Vec<i32>,
 }
 
 impl QuantisedNet {
@@ -173,6 +215,7 @@ impl QuantisedNet {
             acc_shift,
             hidden: weights.hidden.iter().map(|l| IntDense::new(l, acc_shift)).collect(),
             wdl: IntDense::new(&weights.wdl, acc_shift),
+            avx2: has_avx2(),
         }
     }
 
@@ -200,10 +243,47 @@ impl QuantisedNet {
         counters: &[u16],
         scratch: &mut IntScratch,
     ) -> [f32; 3] {
+        let width = self.accumulator.max(self.hidden.first().map_or(0, |l| l.outputs));
+        if scratch.sums.len() < width {
+            scratch.acc.resize(self.accumulator, 0);
+            scratch.ping.resize(width, 0);
+            scratch.pong.resize(width, 0);
+            scratch.sums.resize(width, 0);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is set only where the CPU has AVX2.
+            return unsafe { self.wdl_logits_avx2(pieces, counters, scratch) };
+        }
+        self.wdl_logits_lanes::<false>(pieces, counters, scratch)
+    }
+
+    /// [`QuantisedNet::wdl_logits_lanes`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// Only call on a CPU with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn wdl_logits_avx2(
+        &self,
+        pieces: &[i16],
+        counters: &[u16],
+        scratch: &mut IntScratch,
+    ) -> [f32; 3] {
+        self.wdl_logits_lanes::<true>(pieces, counters, scratch)
+    }
+
+    /// The evaluation, written for the compiler to vectorise (the scratch buffers are sized).
+    #[inline(always)]
+    fn wdl_logits_lanes<const AVX2: bool>(
+        &self,
+        pieces: &[i16],
+        counters: &[u16],
+        scratch: &mut IntScratch,
+    ) -> [f32; 3] {
         let q = 1i16 << self.acc_shift;
-        let acc = &mut scratch.acc;
-        acc.clear();
-        acc.extend_from_slice(pieces);
+        let acc = &mut scratch.acc[..self.accumulator];
+        acc.copy_from_slice(pieces);
         for &f in counters {
             for (x, w) in acc.iter_mut().zip(self.column(usize::from(f))) {
                 *x += w;
@@ -212,14 +292,32 @@ impl QuantisedNet {
         for x in acc.iter_mut() {
             *x = (*x).clamp(0, q);
         }
-        let (acc, ping, pong) = (&scratch.acc, &mut scratch.ping, &mut scratch.pong);
+        let (acc, ping, pong, sums) =
+            (&scratch.acc, &mut scratch.ping, &mut scratch.pong, &mut scratch.sums);
+        let mut width = self.accumulator;
         for (i, layer) in self.hidden.iter().enumerate() {
-            layer.hidden(if i == 0 { acc } else { ping }, q, pong);
+            let input = if i == 0 { &acc[..width] } else { &ping[..width] };
+            layer.hidden::<AVX2>(input, q, sums, pong);
             std::mem::swap(ping, pong);
+            width = layer.outputs;
         }
-        let input: &[i16] = if self.hidden.is_empty() { acc } else { ping };
+        let input: &[i16] = if self.hidden.is_empty() { acc } else { &ping[..width] };
+        let mut logits = [0i32; 3];
+        self.wdl.affine::<AVX2>(input, &mut logits);
         let unit = 1.0 / ((1i64 << self.acc_shift) as f32 * (1i64 << self.wdl.shift) as f32);
-        std::array::from_fn(|o| (self.wdl.bias[o] + dot(self.wdl.row(o), input)) as f32 * unit)
+        logits.map(|l| l as f32 * unit)
+    }
+}
+
+/// Whether this CPU has AVX2.
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -228,4 +326,36 @@ pub fn value_of_logits(logits: [f32; 3]) -> f32 {
     let max = logits.into_iter().fold(f32::NEG_INFINITY, f32::max);
     let [w, d, l] = logits.map(|x| (x - max).exp());
     (w - l) / (w + d + l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weights::SparseWeights;
+    use std::path::Path;
+    use support::SplitMix64;
+
+    #[test]
+    fn the_portable_layers_compute_what_the_avx2_ones_do() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../docs/ab/2026-12-04-default-4h-best.safetensors");
+        let net = QuantisedNet::new(&SparseWeights::load(&path).unwrap().0);
+        let mut rng = SplitMix64::new(3);
+        let (mut portable, mut dispatched) = (IntScratch::default(), IntScratch::default());
+        for _ in 0..500 {
+            // Any accumulator of pieces: random columns summed onto the bias.
+            let mut pieces = net.bias().to_vec();
+            for _ in 0..rng.below(25) {
+                let column = net.column(rng.below(PIECE_FEATURES as u64) as usize);
+                for (x, w) in pieces.iter_mut().zip(column) {
+                    *x += w;
+                }
+            }
+            let counters = [192 + rng.below(9) as u16];
+            let expected = net.wdl_logits(&pieces, &counters, &mut dispatched);
+            // Sizes the scratch as `wdl_logits` does, then runs the portable layers.
+            let _ = net.wdl_logits(&pieces, &counters, &mut portable);
+            assert_eq!(net.wdl_logits_lanes::<false>(&pieces, &counters, &mut portable), expected);
+        }
+    }
 }

@@ -2,7 +2,8 @@
 //! and next loss as a run that never stopped, and batches drawn ahead on the batch thread train
 //! exactly as batches drawn in the step; damaged checkpoints are refused by name. The same with
 //! the soft-policy head, whose variables and buffers live in the state; a state saved without
-//! it resumes with a fresh head, and no net checkpoint carries it.
+//! it resumes with a fresh head, and no net checkpoint carries it. The same with the averaged
+//! weights, which are the candidates.
 
 use super::*;
 use runconfig::OptimizerConfig;
@@ -11,13 +12,15 @@ use tch::Tensor;
 use train::state::{load_state, state_path};
 use train::StepOutcome;
 
-/// Weights, batch-norm statistics and optimizer buffers by name, the auxiliary heads' included.
+/// Weights, batch-norm statistics and optimizer buffers by name, the auxiliary heads' and the
+/// averaged weights' included.
 fn snapshot(trainer: &Trainer) -> BTreeMap<String, Tensor> {
     let mut all: BTreeMap<String, Tensor> =
         trainer.net().var_store().variables().into_iter().map(|(k, v)| (k, v.copy())).collect();
     all.extend(trainer.optimizer().state().into_iter().map(|(k, v)| (k, v.copy())));
-    if let Some(aux) = trainer.aux_heads() {
-        all.extend(aux.state().tensors.into_iter().map(|(k, v)| (k, v.copy())));
+    let extras = [trainer.aux_heads().map(|a| a.state()), trainer.average().map(|a| a.state())];
+    for extras in extras.into_iter().flatten() {
+        all.extend(extras.tensors.into_iter().map(|(k, v)| (k, v.copy())));
     }
     all
 }
@@ -165,6 +168,41 @@ fn a_resumed_run_with_the_auxiliary_heads_continues_exactly() {
         reply_policy_weight: 0.5,
         ..quick_config(10)
     });
+}
+
+#[test]
+fn a_resumed_run_with_averaged_weights_continues_exactly() {
+    resume_matches_an_uninterrupted_run(TrainConfig { ema_decay: 0.9, ..quick_config(10) });
+}
+
+#[test]
+fn the_candidates_are_the_averaged_weights_which_a_state_without_them_starts_from_its_net() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = run_with_shards(dir.path(), 1000);
+    let (mut plain, _) = open(&paths, quick_config(5));
+    assert_eq!(train_to(dir.path(), &mut plain, 5), 5);
+    drop(plain);
+
+    let averaged = TrainConfig { ema_decay: 0.99, ..quick_config(5) };
+    let (mut trainer, opened) = open(&paths, averaged);
+    assert!(opened.fresh_average);
+    let average = trainer.average().expect("kept");
+    assert_same(&variables(trainer.net()), &variables(average.net()));
+    assert_eq!(train_to(dir.path(), &mut trainer, 10), 5);
+    let candidate = paths.nets.join("step-0000000010.safetensors");
+    let candidate = model::checkpoint::load(&candidate, None, Device::Cpu).unwrap().net;
+    assert_same(&variables(&candidate), &variables(trainer.average().unwrap().net()));
+    let net = variables(trainer.net());
+    let apart = variables(&candidate)
+        .iter()
+        .map(|(name, t)| (t - &net[name]).abs().max().double_value(&[]))
+        .fold(0.0, f64::max);
+    assert!(apart > 0.0, "the average lags the net");
+}
+
+/// A net's variables by name.
+fn variables(net: &model::PolicyValueNet) -> BTreeMap<String, Tensor> {
+    net.var_store().variables().into_iter().collect()
 }
 
 #[test]

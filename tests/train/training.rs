@@ -35,6 +35,7 @@ fn the_reuse_rate_decides_how_many_steps_new_positions_pay_for() {
     let (mut trainer, _) = open(&paths, TrainConfig { reuse: 2.0, ..quick_config(1000) });
     // 1000 positions * 2 / 32 per batch = 62 steps, then nothing until new shards arrive.
     assert_eq!(train_to(dir.path(), &mut trainer, u64::MAX), 62);
+    assert_eq!(trainer.reuse(), 62.0 * 32.0 / 1000.0, "samples trained per position");
     assert_eq!(train_to(dir.path(), &mut trainer, u64::MAX), 0);
     write_shard(&paths.shards, &ShardHeader::now(9, None), &synthetic_samples(160, 6)).unwrap();
     assert_eq!(train_to(dir.path(), &mut trainer, u64::MAX), 10);

@@ -160,10 +160,10 @@ impl AuxHeads {
             }
             for (name, var) in &variables {
                 let Some(tensor) = stored.tensors.get(name) else {
-                    return Err(StateError::MissingAuxVariable { name: name.clone() });
+                    return Err(StateError::MissingVariable { name: name.clone() });
                 };
                 if tensor.size() != var.size() {
-                    return Err(StateError::AuxVariableShape {
+                    return Err(StateError::VariableShape {
                         name: name.clone(),
                         found: tensor.size(),
                         expected: var.size(),
@@ -258,6 +258,6 @@ mod tests {
         assert_eq!(soft(&both), soft(&heads), "the stored head is restored");
         let mut partial = heads.state();
         partial.tensors.remove("aux.soft_policy.bias");
-        assert!(matches!(both.restore(&partial), Err(StateError::MissingAuxVariable { .. })));
+        assert!(matches!(both.restore(&partial), Err(StateError::MissingVariable { .. })));
     }
 }

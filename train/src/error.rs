@@ -96,22 +96,26 @@ pub enum StateError {
         /// The variable's shape.
         expected: Vec<i64>,
     },
-    /// The state holds some of the auxiliary heads' variables but not this one.
-    #[error("auxiliary head variable `{name}` is missing")]
-    MissingAuxVariable {
+    /// The state holds some of an auxiliary head's variables (`aux.*`) or of the averaged
+    /// weights (`ema.*`) but not this one.
+    #[error("variable `{name}` is missing")]
+    MissingVariable {
         /// The variable's tensor name.
         name: String,
     },
-    /// An auxiliary head's variable does not have the shape the net's trunk needs.
-    #[error("auxiliary head variable `{name}` has shape {found:?}, the head {expected:?}")]
-    AuxVariableShape {
+    /// An auxiliary head's or the average's variable does not have the shape this net needs.
+    #[error("variable `{name}` has shape {found:?}, this net needs {expected:?}")]
+    VariableShape {
         /// The variable's tensor name.
         name: String,
         /// The stored shape.
         found: Vec<i64>,
-        /// The shape of the head for this net.
+        /// The shape for this net.
         expected: Vec<i64>,
     },
+    /// The averaged weights could not be built.
+    #[error("the averaged weights: {0}")]
+    Average(#[source] ModelError),
 }
 
 impl TrainError {

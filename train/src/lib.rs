@@ -6,13 +6,16 @@
 //!   (drawn ahead on the batch thread, in page-locked memory for CUDA) --copy to the device-->
 //!   --PolicyValueNet (train mode, bf16 autocast on CUDA)--> losses --> backward --> clip
 //!   --> Optimizer (SGD / AdamW, f32)
-//!   every K steps: RUN/nets/step-N.safetensors, then RUN/train/state-N.safetensors (commit point)
+//!   (with train.ema_decay: the averaged weights follow each update)
+//!   every K steps: RUN/nets/step-N.safetensors (the average, if kept), then
+//!     RUN/train/state-N.safetensors (commit point)
 //!   every L steps: RUN/tb/train/ events
 //!   at each checkpoint, with endgame tables: the value head on a fixed set of table positions
 //!     -> RUN/train/egdb_accuracy.jsonl and TensorBoard
 //! ```
 
 pub mod aux_heads;
+pub mod average;
 pub mod batch;
 pub mod endgame;
 mod error;

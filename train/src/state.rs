@@ -5,13 +5,20 @@
 //! optimizer's buffers); metadata `train.optimizer_updates`, `train.rng` (the sampling generator's
 //! state), `train.skipped_steps`, `train.shards` (JSON list of the shard files in the replay
 //! window's order) and `train.config` (the TrainConfig as JSON, for people); with auxiliary
-//! heads, their tensors and update counts (see [`crate::aux_heads`]).
+//! heads, their tensors and update counts (see [`crate::aux_heads`]); with `train.ema_decay`, the
+//! averaged weights (see [`crate::average`]).
+//!
+//! A sparse net whose config asks for a wider accumulator than its state holds (a run's
+//! `net.accumulator` raised in `RUN/config.toml`) resumes widened ([`model::widen_accumulator`]:
+//! the same outputs), with the optimizer's buffers, the auxiliary heads and the averaged weights
+//! started afresh.
 
 use crate::aux_heads::{AuxHeads, AuxTarget};
+use crate::average::WeightAverage;
 use crate::error::{StateError, TrainError};
 use crate::optim::Optimizer;
 use model::checkpoint::{load, save};
-use model::{Checkpoint, Extras, NetConfig, PolicyValueNet};
+use model::{Checkpoint, CheckpointError, Extras, ModelError, NetConfig, PolicyValueNet};
 use runconfig::TrainConfig;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -74,6 +81,8 @@ pub struct Parts<'a> {
     pub optimizer: &'a Optimizer,
     /// The auxiliary heads, if the trainer has them.
     pub aux: Option<&'a AuxHeads>,
+    /// The averaged weights, if the trainer keeps them.
+    pub average: Option<&'a WeightAverage>,
 }
 
 /// Writes the trainer's `parts` and `state` to `path` atomically.
@@ -97,10 +106,10 @@ pub fn save_state(
         ),
     ]);
     let mut tensors = parts.optimizer.state();
-    if let Some(aux) = parts.aux {
-        let aux = aux.state();
-        meta.extend(aux.meta);
-        tensors.extend(aux.tensors);
+    for extras in [parts.aux.map(AuxHeads::state), parts.average.map(WeightAverage::state)] {
+        let extras = extras.unwrap_or_default();
+        meta.extend(extras.meta);
+        tensors.extend(extras.tensors);
     }
     save(path, parts.net, state.step, None, &Extras { meta, tensors })?;
     Ok(())
@@ -120,17 +129,49 @@ pub struct Restored {
     pub aux: Option<AuxHeads>,
     /// The heads of `aux` the state does not hold, which start fresh.
     pub fresh_aux: Vec<AuxTarget>,
+    /// The averaged weights, when `config` keeps them and the state holds them.
+    pub average: Option<WeightAverage>,
+    /// The accumulator width of the state's net, when it was narrower than the config's and the
+    /// net was widened.
+    pub widened_from: Option<usize>,
+}
+
+/// The accumulator widths `(stored, wanted)` when `wanted` is `stored` with a wider accumulator.
+fn widening(stored: &NetConfig, wanted: &NetConfig) -> Option<(usize, usize)> {
+    match (stored, wanted) {
+        (NetConfig::Sparse(s), NetConfig::Sparse(w))
+            if s.accumulator < w.accumulator && (s.hidden, s.layers) == (w.hidden, w.layers) =>
+        {
+            Some((s.accumulator, w.accumulator))
+        }
+        _ => None,
+    }
 }
 
 /// Loads the state file at `path` for a net of `net_config`, rebuilding the optimizer of
-/// `config`. Any damage or mismatch is an error naming the file.
+/// `config`; a narrower sparse net is widened (see the module's header). Any damage or other
+/// mismatch is an error naming the file.
 pub fn load_state(
     path: &Path,
     net_config: &NetConfig,
     config: &TrainConfig,
     device: Device,
 ) -> Result<Restored, TrainError> {
-    let Checkpoint { meta, net, extras } = load(path, Some(net_config), device)?;
+    let Checkpoint { meta, net, extras } = load(path, None, device)?;
+    let (net, widened_from) = if meta.config == *net_config {
+        (net, None)
+    } else {
+        let Some((narrow, wide)) = widening(&meta.config, net_config) else {
+            let mismatch = CheckpointError::ArchitectureMismatch {
+                path: path.to_path_buf(),
+                expected: net_config.to_json(),
+                found: meta.config.to_json(),
+            };
+            return Err(ModelError::from(mismatch).into());
+        };
+        tch::manual_seed(config.seed as i64);
+        (model::widen_accumulator(&net, wide)?, Some(narrow))
+    };
     let bad = |problem| TrainError::BadState { path: path.to_path_buf(), problem };
     let entry = |key| extras.meta.get(key).ok_or_else(|| bad(StateError::MissingEntry { key }));
     let number = |key| -> Result<u64, TrainError> {
@@ -146,13 +187,19 @@ pub fn load_state(
         shards: serde_json::from_str(shards_text).map_err(|e| bad(StateError::Shards(e)))?,
     };
     let mut optimizer = Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
-    optimizer.load_state(&extras.tensors, state.optimizer_updates).map_err(bad)?;
     let mut aux = AuxHeads::of(net_config, config, device);
-    let fresh_aux = match &mut aux {
-        Some(heads) => heads.restore(&extras).map_err(bad)?,
-        None => Vec::new(),
-    };
-    Ok(Restored { path: path.to_path_buf(), net, optimizer, state, aux, fresh_aux })
+    let (mut fresh_aux, mut average) = (Vec::new(), None);
+    if widened_from.is_none() {
+        optimizer.load_state(&extras.tensors, state.optimizer_updates).map_err(bad)?;
+        if let Some(heads) = &mut aux {
+            fresh_aux = heads.restore(&extras).map_err(bad)?;
+        }
+        if config.ema_decay > 0.0 {
+            average = WeightAverage::restore(&net, config.ema_decay, &extras).map_err(bad)?;
+        }
+    }
+    let path = path.to_path_buf();
+    Ok(Restored { path, net, optimizer, state, aux, fresh_aux, average, widened_from })
 }
 
 /// The newest state in `dir` that loads, and the errors of newer ones that did not (each

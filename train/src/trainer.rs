@@ -4,6 +4,7 @@
 //! thread would draw itself.
 
 use crate::aux_heads::{AuxHeads, AuxTarget};
+use crate::average::WeightAverage;
 use crate::batch::{Batch, HostBatch, Sampler, ValueTargets};
 use crate::endgame::{EndgameAccuracy, EndgameSet, ENDGAME_LOG_FILE};
 use crate::error::TrainError;
@@ -68,6 +69,12 @@ pub struct Opened {
     /// Auxiliary heads the config asks for that the state resumed from does not hold: they
     /// start fresh.
     pub fresh_aux_heads: Vec<AuxTarget>,
+    /// The config keeps averaged weights and the state resumed from holds none: the average
+    /// starts from the resumed net.
+    pub fresh_average: bool,
+    /// The accumulator width of the state resumed from, when the config's is wider and the net
+    /// was widened (see [`crate::state`]).
+    pub widened_from: Option<usize>,
 }
 
 /// The result of one attempted step.
@@ -110,6 +117,8 @@ pub struct Trainer {
     optimizer: Optimizer,
     /// The auxiliary heads, when the config trains an auxiliary target.
     aux: Option<AuxHeads>,
+    /// The averaged weights the candidates are made of, with `ema_decay` above 0.
+    average: Option<WeightAverage>,
     /// Shared with the batch thread while it runs; changed only after it stopped.
     replay: Arc<ReplayBuffer>,
     /// The sampling generator after the last batch trained on (or assembled here).
@@ -153,12 +162,15 @@ impl Trainer {
         let (restored, refused) = load_latest(&paths.states, net_config, &config, device)?;
         let mut replay = ReplayBuffer::new(config.window.clone());
         let mut opened = Opened { refused, ..Opened::default() };
-        let (net, optimizer, aux, state) = match restored {
+        let (net, optimizer, aux, average, state) = match restored {
             Some(r) => {
                 opened.replay = replay.restore(&paths.shards, &r.state.shards);
                 opened.resumed_from = Some(r.path);
                 opened.fresh_aux_heads = r.fresh_aux;
-                (r.net, r.optimizer, r.aux, r.state)
+                opened.fresh_average =
+                    config.ema_decay > 0.0 && r.average.is_none() && r.widened_from.is_none();
+                opened.widened_from = r.widened_from;
+                (r.net, r.optimizer, r.aux, r.average, r.state)
             }
             None => {
                 tch::manual_seed(config.seed as i64);
@@ -166,8 +178,13 @@ impl Trainer {
                 let optimizer =
                     Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
                 let aux = AuxHeads::of(net_config, &config, device);
-                (net, optimizer, aux, TrainState { rng: config.seed, ..TrainState::default() })
+                let state = TrainState { rng: config.seed, ..TrainState::default() };
+                (net, optimizer, aux, None, state)
             }
+        };
+        let average = match average {
+            None if config.ema_decay > 0.0 => Some(WeightAverage::start(&net, config.ema_decay)?),
+            average => average,
         };
         let trainer = Trainer {
             tb: TbLogger::create(&paths.tb)?,
@@ -181,6 +198,7 @@ impl Trainer {
             net,
             optimizer,
             aux,
+            average,
             replay: Arc::new(replay),
             rng: SplitMix64::new(state.rng),
             prefetch: None,
@@ -208,6 +226,24 @@ impl Trainer {
     /// The auxiliary heads, when the config trains an auxiliary target.
     pub fn aux_heads(&self) -> Option<&AuxHeads> {
         self.aux.as_ref()
+    }
+
+    /// The averaged weights, when the config keeps them.
+    pub fn average(&self) -> Option<&WeightAverage> {
+        self.average.as_ref()
+    }
+
+    /// The net a checkpoint writes as the candidate: the averaged weights when kept, else the
+    /// net as trained.
+    pub fn candidate_net(&self) -> &PolicyValueNet {
+        self.average.as_ref().map_or(&self.net, WeightAverage::net)
+    }
+
+    /// Samples trained per position read so far (`step * batch_size / seen`), what `reuse`
+    /// caps; 0 before any position.
+    pub fn reuse(&self) -> f64 {
+        let samples = self.step as f64 * self.config.batch_size as f64;
+        samples / self.replay.seen().max(1) as f64
     }
 
     /// The replay window.
@@ -365,10 +401,13 @@ impl Trainer {
         if !grad_norm.is_finite() {
             return self.skip(total, grad_norm);
         }
-        let lr = learning_rate(&self.config, self.step, self.budget_spent);
+        let lr = learning_rate(&self.config, self.step, self.replay.seen(), self.budget_spent);
         self.optimizer.step(lr);
         if let Some(aux) = &mut self.aux {
             aux.step(lr);
+        }
+        if let Some(average) = &mut self.average {
+            average.update(&self.net);
         }
         self.step += 1;
         self.bad_in_row = 0;
@@ -425,7 +464,8 @@ impl Trainer {
         let elapsed = self.since.elapsed().as_secs_f64();
         self.since = Instant::now();
         let samples_per_s = f64::from(m.steps) * self.config.batch_size as f64 / elapsed.max(1e-9);
-        let lr = learning_rate(&self.config, self.step.saturating_sub(1), self.budget_spent);
+        let step = self.step.saturating_sub(1);
+        let lr = learning_rate(&self.config, step, self.replay.seen(), self.budget_spent);
         let points = [
             ("loss/policy", m.policy / n),
             ("loss/value", m.value / n),
@@ -439,6 +479,7 @@ impl Trainer {
             ("train/skipped_steps", self.skipped as f64),
             ("replay/window", self.replay.len() as f64),
             ("replay/seen", self.replay.seen() as f64),
+            ("replay/reuse", self.reuse()),
         ];
         let aux = self.aux.iter().flat_map(AuxHeads::targets).map(|target| match target {
             AuxTarget::SoftPolicy => ("loss/soft_policy", m.soft_policy / n),
@@ -449,14 +490,14 @@ impl Trainer {
         self.tb.scalars(self.step, &points)
     }
 
-    /// Writes the candidate net and then the training state (the commit point) for the current
-    /// step, and removes states older than the last two. Then, with an endgame set (and once per
-    /// step), measures the net on it: TensorBoard `egdb/{value_accuracy,value_mae}` and a line in
+    /// Writes the candidate net ([`Trainer::candidate_net`]) and then the training state (the
+    /// commit point) for the current step, and removes states older than the last two. Then, with
+    /// an endgame set (and once per step), measures the candidate on it: TensorBoard `egdb/{value_accuracy,value_mae}` and a line in
     /// `egdb_accuracy.jsonl` of the state folder. Returns the state's path.
     pub fn checkpoint(&mut self) -> Result<PathBuf, TrainError> {
         model::checkpoint::save(
             &candidate_path(&self.paths.nets, self.step),
-            &self.net,
+            self.candidate_net(),
             self.step,
             None,
             &Default::default(),
@@ -469,7 +510,12 @@ impl Trainer {
             skipped_steps: self.skipped,
             shards: self.replay.added().to_vec(),
         };
-        let parts = Parts { net: &self.net, optimizer: &self.optimizer, aux: self.aux.as_ref() };
+        let parts = Parts {
+            net: &self.net,
+            optimizer: &self.optimizer,
+            aux: self.aux.as_ref(),
+            average: self.average.as_ref(),
+        };
         save_state(&path, parts, &state, &self.config)?;
         self.last_checkpoint = Some(path.clone());
         self.saved_step = self.step;
@@ -486,7 +532,7 @@ impl Trainer {
         else {
             return Ok(());
         };
-        let m = set.measure(&self.net, self.step);
+        let m = set.measure(self.candidate_net(), self.step);
         self.tb.scalars(
             self.step,
             &[("egdb/value_accuracy", m.accuracy as f32), ("egdb/value_mae", m.mae as f32)],

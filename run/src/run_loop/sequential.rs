@@ -80,9 +80,10 @@ pub(super) fn run(parts: Parts) -> Result<()> {
                 println!("  {line}");
             }
             println!(
-                "  trained to step {} ({} positions in the window)",
+                "  trained to step {} ({} positions in the window, {:.2} samples trained per position)",
                 trainer.step(),
-                trainer.replay().len()
+                trainer.replay().len(),
+                trainer.reuse()
             );
         } else {
             println!(

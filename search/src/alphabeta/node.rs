@@ -79,6 +79,7 @@ impl AlphaBeta {
             self.push(position, hash, mv);
             leaves.push(position, &child);
             let child_hash = *self.path.last().expect("just pushed");
+            self.table.prefetch(child_hash);
             let reduction = i32::from(
                 features.reductions
                     && quiet_node

@@ -3,9 +3,12 @@
 //! moves by their history score, then moves that crown, then the rest in generation order.
 
 use draughts::{Color, Move, MoveList, Position};
+use smallvec::SmallVec;
 
 /// Killer moves a ply keeps.
 const KILLERS: usize = 2;
+/// History scores stay below this.
+const HISTORY_CAP: u64 = 1 << 24;
 
 /// What the search learnt about quiet moves that cut off: the killers of each ply and the
 /// history score of each (side, from, to).
@@ -41,7 +44,8 @@ impl MoveHistory {
             self.killers[ply][0] = Some(mv);
         }
         let score = &mut self.scores[Self::index(side, mv)];
-        *score = score.saturating_add(depth.max(1).saturating_mul(depth.max(1))).min(1 << 24);
+        let bonus = depth.max(1).saturating_mul(depth.max(1));
+        *score = score.saturating_add(bonus).min(HISTORY_CAP as i32 - 1);
     }
 
     fn killer_rank(&self, ply: usize, mv: Move) -> usize {
@@ -58,17 +62,23 @@ pub(crate) struct QuietOrder<'a> {
     pub by_history: bool,
 }
 
-/// Sorts `moves` best-first for the side to move in `position` (stable, so deterministic).
+/// Sorts `moves` best-first for the side to move in `position` (stable, so deterministic): each
+/// move's rank is computed once, then the moves are sorted by it.
 pub(crate) fn order(
     moves: &mut MoveList,
     position: &Position,
     table_move: Option<Move>,
     quiet: Option<QuietOrder<'_>>,
 ) {
+    if moves.len() < 2 {
+        return;
+    }
     let side = position.side_to_move();
     let crown_row = Position::crown_row(side);
     let men = position.men(side);
-    moves.sort_by_key(|&mv| {
+    // Lower ranks first: not the table's move, then fewer jumps, then the killer rank, then not
+    // crowning, then the history score from high to low (it stays below 2^24).
+    let rank = |mv: Move| -> u64 {
         let from_table = Some(mv) == table_move;
         let crowns = men.contains(mv.from()) && crown_row.contains(mv.to());
         let (killer, history) = match quiet {
@@ -78,12 +88,15 @@ pub(crate) fn order(
             ),
             _ => (KILLERS, 0),
         };
-        (
-            !from_table,
-            std::cmp::Reverse(mv.jump_count()),
-            killer,
-            !crowns,
-            std::cmp::Reverse(history),
-        )
-    });
+        (u64::from(!from_table) << 60)
+            | ((15 - mv.jump_count().min(15) as u64) << 52)
+            | ((killer as u64) << 48)
+            | (u64::from(!crowns) << 44)
+            | (HISTORY_CAP - history.clamp(0, HISTORY_CAP as i32) as u64)
+    };
+    let mut ranked: SmallVec<[(u64, Move); 32]> = moves.iter().map(|&mv| (rank(mv), mv)).collect();
+    ranked.sort_by_key(|&(rank, _)| rank);
+    for (slot, (_, mv)) in moves.iter_mut().zip(ranked) {
+        *slot = mv;
+    }
 }

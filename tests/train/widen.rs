@@ -1,0 +1,61 @@
+//! A run that grows its net: a sparse state resumed under a config with a wider accumulator is
+//! widened (the same outputs) and trains on, its new units' outgoing weights leaving zero.
+
+use super::*;
+use model::encoding::Input;
+use model::sample::random_observations;
+use model::SparseConfig;
+use tch::nn::ModuleT;
+use tch::Kind;
+use train::state::state_path;
+
+fn sparse(accumulator: usize) -> NetConfig {
+    NetConfig::Sparse(SparseConfig { accumulator, hidden: 8, layers: 1 })
+}
+
+#[test]
+fn a_state_resumed_with_a_wider_accumulator_keeps_its_outputs_and_trains_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = run_with_shards(dir.path(), 1000);
+    let config = TrainConfig { ema_decay: 0.9, ..quick_config(5) };
+    let open = |net: &NetConfig| Trainer::open(paths.clone(), net, config.clone(), Device::Cpu);
+    let (mut narrow, _) = open(&sparse(16)).unwrap();
+    assert_eq!(train_to(dir.path(), &mut narrow, 5), 5);
+    let xs = Input::Features.encode_batch(&random_observations(100, 4));
+    let before = tch::no_grad(|| narrow.net().forward_t(&xs, false));
+    drop(narrow);
+
+    let (mut wide, opened) = open(&sparse(48)).unwrap();
+    assert_eq!(opened.resumed_from, Some(state_path(&paths.states, 5)));
+    assert_eq!((opened.widened_from, opened.fresh_average, wide.step()), (Some(16), false, 5));
+    assert_eq!(wide.net().config(), &sparse(48));
+    let after = tch::no_grad(|| wide.net().forward_t(&xs, false));
+    let diff = (&before - &after).abs().max().double_value(&[]);
+    assert!(diff < 1e-5, "the widened net's outputs differ by {diff}");
+    let new_columns = |trainer: &Trainer| {
+        let policy = &trainer.net().var_store().variables()["policy.weight"];
+        policy.narrow(1, 16, 32).abs().sum(Kind::Float).double_value(&[])
+    };
+    assert_eq!(new_columns(&wide), 0.0);
+    assert_eq!(train_to(dir.path(), &mut wide, 10), 5);
+    assert!(new_columns(&wide) > 0.0, "the new units' outgoing weights learn");
+    let candidate =
+        model::checkpoint::load(&paths.nets.join("step-0000000010.safetensors"), None, Device::Cpu)
+            .unwrap();
+    assert_eq!(candidate.meta.config, sparse(48));
+    drop(wide);
+
+    // Resumed again at the wider width: an ordinary resume. A narrower one is refused.
+    let (_, opened) = open(&sparse(48)).unwrap();
+    assert_eq!(
+        (opened.widened_from, opened.resumed_from),
+        (None, Some(state_path(&paths.states, 10)))
+    );
+    let (_, opened) = open(&sparse(8)).unwrap();
+    assert!(opened.resumed_from.is_none(), "a narrower net does not resume");
+    let refused: Vec<String> = opened.refused.iter().map(|e| e.to_string()).collect();
+    assert!(
+        refused.len() == 2 && refused.iter().all(|e| e.contains("does not match")),
+        "{refused:?}"
+    );
+}
