@@ -4,7 +4,7 @@
 
 use crate::egdb::{AccuracyArgs, EgdbArgs};
 use crate::net_commands::NetCommand;
-use crate::{bestmove, egdb, hub_cmd, match_cmd, perft, play, serve};
+use crate::{analyse, bestmove, egdb, hub_cmd, match_cmd, perft, play, serve};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use search::NetLoader;
@@ -51,6 +51,9 @@ pub enum SharedCommand {
     Play(play::PlayArgs),
     /// A board in the browser: play a net or a built-in engine and watch it think.
     Serve(serve::ServeArgs),
+    /// An engine's view of every move of the games in a PDN file: annotated PDN, mistakes and
+    /// blunders.
+    Analyse(analyse::AnalyseArgs),
 }
 
 /// What the net library gives the shared commands.
@@ -87,6 +90,7 @@ impl SharedCommand {
             SharedCommand::Hub(args) => args.needs_net(),
             SharedCommand::Play(args) => args.needs_net(),
             SharedCommand::Serve(args) => args.needs_net(),
+            SharedCommand::Analyse(args) => args.needs_net(),
         }
     }
 
@@ -107,6 +111,7 @@ impl SharedCommand {
             SharedCommand::Hub(args) => hub_cmd::run(args, loader()),
             SharedCommand::Play(args) => play::run(args, loader()),
             SharedCommand::Serve(args) => serve::run(args, loader()),
+            SharedCommand::Analyse(args) => analyse::run(args, loader()),
         }
     }
 }

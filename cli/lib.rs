@@ -3,6 +3,7 @@
 //! built-in players), with no tch dependency: the binary starts them without loading libtorch. Net players come through a
 //! [`search::NetLoader`] the net library (`cli-net/`) provides.
 
+pub mod analyse;
 pub mod bestmove;
 pub mod command;
 pub mod egdb;

@@ -1,6 +1,7 @@
 //! The one integration-test binary (libtorch links once), a module per area:
 //!
 //! - `helpers`: what the modules share: the real binary, the Python with the test packages.
+//! - `analyse`: `analyse` over a 100-game file (read back by pydraughts too), a planted blunder.
 //! - `browser`: the browser board in headless Chromium over WebDriver: a whole game by clicks.
 //! - `bench`: `bench --quick` writes every figure, both net families' included.
 //! - `cli`: which commands load the net library and libtorch; OpenMP's waiting; errors, not panics.
@@ -21,6 +22,7 @@
 //! - `serve`: the browser board's HTTP API: a whole game, the thinking stream, bad requests.
 //! - `seaweed`: the SeaweedFS server the S3 tests start (shared with `rundata`'s tests).
 //! - `train`: training on generated trajectories, exact resume, damage, TensorBoard files.
+mod analyse;
 mod bench;
 mod browser;
 mod cli;

@@ -176,7 +176,7 @@ impl PdnGame {
     }
 
     /// The move number of ply `ply` (counted from 0) as PDN writes it.
-    fn move_number(&self, ply: usize) -> usize {
+    pub fn move_number(&self, ply: usize) -> usize {
         let offset = usize::from(self.start.side_to_move() == Color::White);
         (ply + offset) / 2 + 1
     }
