@@ -16,6 +16,7 @@
 
 mod api;
 mod games;
+mod guard;
 mod net_view;
 mod run_view;
 
@@ -52,6 +53,14 @@ pub struct ServeArgs {
     /// load nets by path): the command warns.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     bind: IpAddr,
+    /// Another name the board is reached by (a host name, with `:PORT` when it differs), beside
+    /// 127.0.0.1, localhost and the bound address; requests naming any other host are refused.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
+    /// Another player a page may start by name, beside the built-in engines and the server's
+    /// own player (repeat for more).
+    #[arg(long, value_name = "PLAYER")]
+    page_player: Vec<String>,
     #[command(flatten)]
     thinking: NetArgs,
 }
@@ -76,7 +85,8 @@ impl ServeArgs {
 pub fn run(args: ServeArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let options = args.thinking.options(nets)?;
     let run = args.run_dir.clone().map(run_view::RunView::open).transpose()?;
-    let games = games::Games::new(crate::shipped_net::or_shipped(args.spec())?, options)?;
+    let default_player = crate::shipped_net::or_shipped(args.spec())?;
+    let games = games::Games::new(default_player, args.page_player.clone(), options)?;
     let address = SocketAddr::new(args.bind, args.port);
     if !args.bind.is_loopback() {
         eprintln!(
@@ -88,7 +98,8 @@ pub fn run(args: ServeArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         .with_context(|| format!("listening on {address}"))?;
     let shown = server.server_addr().to_ip().map_or(address, |a| a);
     println!("the board is at http://{shown}/ (playing {}); Ctrl-C stops", games.default_player());
-    let site = Arc::new(api::Site { games, run });
+    let guard = guard::Guard::new(args.bind, shown.port(), &args.allow_host);
+    let site = Arc::new(api::Site { games, run, guard });
     let busy = Arc::new(AtomicUsize::new(0));
     for request in server.incoming_requests() {
         if busy.fetch_add(1, Ordering::SeqCst) >= MAX_REQUESTS {

@@ -9,9 +9,9 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
 
 /// A running `serve` and its address; killed when dropped.
-struct Server {
+pub struct Server {
     child: Child,
-    address: String,
+    pub address: String,
 }
 
 impl Drop for Server {
@@ -21,7 +21,7 @@ impl Drop for Server {
     }
 }
 
-fn start(args: &[&str]) -> Server {
+pub fn start(args: &[&str]) -> Server {
     let mut child = checkers_zero()
         .args(["serve", "--port", "0"])
         .args(args)
@@ -45,7 +45,7 @@ fn request(server: &Server, method: &str, path: &str, body: Option<&str>) -> (u1
     crate::helpers::http(&server.address, method, path, body)
 }
 
-fn json_of(status: u16, body: &str, expected: u16) -> Value {
+pub fn json_of(status: u16, body: &str, expected: u16) -> Value {
     assert_eq!(status, expected, "{body}");
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
@@ -112,7 +112,7 @@ fn a_whole_game_against_alphabeta_with_its_thinking_streamed() {
 
     let (status, body) = request(&server, "POST", "/api/games", Some(r#"{"human": "black"}"#));
     let mut state = json_of(status, &body, 201);
-    let id = state["id"].as_u64().unwrap();
+    let id = state["id"].as_str().unwrap().to_string();
     let mut position = Position::start();
     check_state(&state, &position);
     let mut progress_seen = false;
@@ -158,7 +158,7 @@ fn a_whole_game_against_alphabeta_with_its_thinking_streamed() {
 fn bad_requests_get_a_4xx_with_a_message_and_the_server_stays_up() {
     let server = start(&["--player", "alphabeta:1"]);
     let (status, body) = request(&server, "POST", "/api/games", Some("{}"));
-    let id = json_of(status, &body, 201)["id"].as_u64().unwrap();
+    let id = json_of(status, &body, 201)["id"].as_str().unwrap().to_string();
     let big = format!(r#"{{"fen": "{}"}}"#, "x".repeat(20_000));
     let cases: Vec<(&str, String, Option<String>, u16, &str)> = vec![
         ("POST", "/api/games".into(), Some(r#"{"human": "red"}"#.into()), 400, "human"),
@@ -201,7 +201,7 @@ fn an_mcts_net_streams_its_chances_and_root_moves_and_shows_its_view_of_a_positi
     let player = format!("mcts:{}:100", crate::helpers::arg(&ckpt));
     let server = start(&["--player", &player]);
     let (status, body) = request(&server, "POST", "/api/games", Some(r#"{"human": "white"}"#));
-    let id = json_of(status, &body, 201)["id"].as_u64().unwrap();
+    let id = json_of(status, &body, 201)["id"].as_str().unwrap().to_string();
     let (status, stream) = request(&server, "GET", &format!("/api/games/{id}/think"), None);
     assert_eq!(status, 200, "{stream}");
     let last = |event: &str| -> Value {
@@ -260,7 +260,7 @@ fn an_mcts_net_streams_its_chances_and_root_moves_and_shows_its_view_of_a_positi
     // alpha-beta reports neither, and has no net to view positions with.
     let server = start(&["--player", "alphabeta:1"]);
     let (status, body) = request(&server, "POST", "/api/games", Some(r#"{"human": "white"}"#));
-    let id = json_of(status, &body, 201)["id"].as_u64().unwrap();
+    let id = json_of(status, &body, 201)["id"].as_str().unwrap().to_string();
     let (_, stream) = request(&server, "GET", &format!("/api/games/{id}/think"), None);
     let data = stream.split("event: progress\ndata: ").nth(1).expect("a progress event");
     let progress: Value = serde_json::from_str(data.lines().next().unwrap()).unwrap();
@@ -283,7 +283,7 @@ fn each_tab_has_its_own_game_and_the_engine_can_open() {
     assert_eq!(ballot["to_move"], "white", "after three ballot moves White is to move");
     assert!(ballot["legal"].as_array().unwrap().is_empty(), "the engine plays White here");
     // The person plays White: the engine, Black, opens.
-    let id = white["id"].as_u64().unwrap();
+    let id = white["id"].as_str().unwrap().to_string();
     let (status, stream) = request(&server, "GET", &format!("/api/games/{id}/think"), None);
     assert_eq!(status, 200);
     let last = stream.split("event: state\ndata: ").nth(1).expect("a state event");

@@ -2,6 +2,7 @@
 //! page's built-in assets, and the stream of the engine's thinking (server-sent events).
 
 use super::games::{Games, NewGame, Table};
+use super::guard::Guard;
 use super::net_view::{self, ViewRequest};
 use super::run_view::RunView;
 use search::{Progress, Score, SearchControl};
@@ -34,6 +35,8 @@ pub struct Site {
     pub games: Games,
     /// The run of `--run-dir`.
     pub run: Option<RunView>,
+    /// Who may send requests.
+    pub guard: Guard,
 }
 
 /// Answers `request` (on its own thread; the engine's thinking streams until it has moved).
@@ -43,19 +46,24 @@ pub fn answer(mut request: Request, site: &Site) {
     let path = url.split('?').next().unwrap_or_default();
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
     let method = request.method().clone();
+    let page_file = matches!(segments.as_slice(), [""] | ["board.js" | "board.css"]);
+    if let Err((status, error)) = site.guard.check(&request, !page_file) {
+        let _ = request.respond(json_reply(status, &json!({ "error": error })));
+        return;
+    }
     let reply = match (&method, segments.as_slice()) {
         (Method::Get, [""]) => Ok(asset(INDEX, "text/html; charset=utf-8")),
         (Method::Get, ["board.js"]) => Ok(asset(SCRIPT, "text/javascript; charset=utf-8")),
         (Method::Get, ["board.css"]) => Ok(asset(STYLE, "text/css; charset=utf-8")),
         (Method::Post, ["api", "games"]) => new_game(&mut request, games),
         (Method::Get, ["api", "games", id]) => {
-            table(games, id).map(|(id, table)| json_reply(200, &lock(&table).state(id)))
+            table(games, id).map(|(id, table)| json_reply(200, &lock(&table).state(&id)))
         }
         (Method::Post, ["api", "games", id, "move"]) => play(&mut request, games, id),
         (Method::Post, ["api", "games", id, "undo"]) => table(games, id).map(|(id, table)| {
             let mut table = lock(&table);
             table.undo();
-            json_reply(200, &table.state(id))
+            json_reply(200, &table.state(&id))
         }),
         (Method::Get, ["api", "games", id, "think"]) => match table(games, id) {
             Ok((id, table)) => return think(request, id, table),
@@ -98,10 +106,10 @@ fn run(site: &Site) -> Result<&RunView, Refusal> {
 }
 
 /// The game the path names.
-fn table(games: &Games, id: &str) -> Result<(u64, Arc<Mutex<Table>>), Refusal> {
-    let number = id.parse().map_err(|_| Refusal(404, format!("`{id}` is not a game id")))?;
-    let table = games.get(number).ok_or_else(|| Refusal(404, format!("no game {id}")))?;
-    Ok((number, table))
+fn table(games: &Games, id: &str) -> Result<(String, Arc<Mutex<Table>>), Refusal> {
+    let table =
+        games.get(id).ok_or_else(|| Refusal(404, format!("no game `{}`", support::shown(id))))?;
+    Ok((id.to_string(), table))
 }
 
 /// The request's JSON body as `T`, refused when over [`MAX_BODY`] or not `T`.
@@ -124,7 +132,7 @@ fn body<T: for<'de> Deserialize<'de>>(request: &mut Request) -> Result<T, Refusa
 
 fn new_game(request: &mut Request, games: &Games) -> Result<Reply, Refusal> {
     let (id, table) = games.create(body::<NewGame>(request)?)?;
-    let state = lock(&table).state(id);
+    let state = lock(&table).state(&id);
     Ok(json_reply(201, &state))
 }
 
@@ -153,14 +161,14 @@ fn play(request: &mut Request, games: &Games, id: &str) -> Result<Reply, Refusal
     let MoveRequest { text } = body(request)?;
     let mut table = lock(&table);
     table.play(&text).map_err(|e| Refusal(409, support::one_line(e.as_ref())))?;
-    Ok(json_reply(200, &table.state(id)))
+    Ok(json_reply(200, &table.state(&id)))
 }
 
 /// Streams the engine's thinking on game `id` as server-sent events: `progress` (depth, nodes,
 /// score, principal variation; for MCTS also the win/draw/loss chances and the root moves with
 /// their visits, priors and values) as the search goes, then `state` after its move, or `error`. Each
 /// event is one chunk of a chunked body, sent as it comes; a page that goes away stops the search.
-fn think(request: Request, id: u64, table: Arc<Mutex<Table>>) {
+fn think(request: Request, id: String, table: Arc<Mutex<Table>>) {
     let mut out = request.into_writer();
     let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\
                 Transfer-Encoding: chunked\r\n\r\n";
@@ -181,7 +189,7 @@ fn think(request: Request, id: u64, table: Arc<Mutex<Table>>) {
     };
     let moved = table.engine_move(&control, &mut report);
     let sent = match moved {
-        Ok(()) => send("state", &table.state(id)),
+        Ok(()) => send("state", &table.state(&id)),
         Err(e) => send("error", &json!({ "error": support::one_line(e.as_ref()) })),
     };
     if sent {

@@ -1,19 +1,28 @@
 //! The games the page plays: one per browser tab, each against an engine of its own, kept while
-//! the server runs (the oldest given up beyond [`MAX_GAMES`]). Engines are loaded once per spec and
-//! shared by the games that play them.
+//! the server runs (the oldest given up beyond [`MAX_GAMES`]) under an id no other page can
+//! guess (128 random bits). Engines are loaded once per spec and shared by the games that play
+//! them. A page may start only the built-in engines within [`PAGE_MAX_DEPTH`] and
+//! [`PAGE_MAX_SECONDS`], and the players the server was started with (`--player`, `--net`,
+//! `--page-player`): never a net by a path of its choosing, so it cannot make the server read
+//! files; and a net that fails to load is told to the page in one generic line.
 
-use anyhow::Result;
-use arena::{Contestant, Entrant, NetOptions, Player, PlayerSpec};
+use anyhow::{Context, Result};
+use arena::{Contestant, Entrant, NetOptions, Player, PlayerSpec, SearchLimit};
 use draughts::{Color, DrawRules, Game, PdnGame, Position, Square};
 use search::{MoveBudget, Progress, SearchControl, ThinkRequest};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// Games kept at once; a new one beyond this gives up the oldest.
-pub const MAX_GAMES: usize = 256;
+/// Games kept at once; a new one beyond this gives up the oldest. Each holds its engine's player
+/// (an alpha-beta table, an MCTS tree), so this bounds the memory of the server's games together.
+pub const MAX_GAMES: usize = 64;
+/// The deepest alpha-beta search a page may start on its own.
+pub const PAGE_MAX_DEPTH: u32 = 16;
+/// The longest alpha-beta think a move a page may start on its own, in seconds.
+pub const PAGE_MAX_SECONDS: f64 = 10.0;
 /// Engines (distinct player specs) loaded at once; a game asking for another is refused.
 pub const MAX_ENGINES: usize = 16;
 
@@ -34,10 +43,14 @@ pub struct NewGame {
 /// Every game the server holds, and the engines they play.
 pub struct Games {
     default_player: String,
+    /// The other players a page may start by name (`--page-player`).
+    page_players: Vec<String>,
     options: NetOptions,
     engines: Mutex<HashMap<String, Arc<Entrant>>>,
-    tables: Mutex<BTreeMap<u64, Arc<Mutex<Table>>>>,
-    next_id: AtomicU64,
+    /// The games by id, oldest first.
+    tables: Mutex<VecDeque<(String, Arc<Mutex<Table>>)>>,
+    /// The seed of the next game's player.
+    next_seed: AtomicU64,
 }
 
 /// One game: the position, who plays which side, and the engine's player for this game.
@@ -52,17 +65,52 @@ pub struct Table {
 
 impl Games {
     /// The games of a server whose engine is `default_player` (loaded now, so that a bad spec or
-    /// net is an error at start).
-    pub fn new(default_player: String, options: NetOptions) -> Result<Games> {
+    /// net is an error at start); a page may also start the `page_players` (checked now, loaded
+    /// when a page first asks).
+    pub fn new(
+        default_player: String,
+        page_players: Vec<String>,
+        options: NetOptions,
+    ) -> Result<Games> {
+        for spec in &page_players {
+            spec.parse::<PlayerSpec>().with_context(|| "--page-player")?;
+        }
         let games = Games {
             default_player,
+            page_players,
             options,
             engines: Mutex::new(HashMap::new()),
-            tables: Mutex::new(BTreeMap::new()),
-            next_id: AtomicU64::new(1),
+            tables: Mutex::new(VecDeque::new()),
+            next_seed: AtomicU64::new(1),
         };
         games.engine(&games.default_player)?;
         Ok(games)
+    }
+
+    /// `spec` when a page may start it: one of the server's own players, or a built-in engine
+    /// within the page's limits. Decided on the text alone, before any file is looked at.
+    fn page_may_start(&self, spec: &str) -> Result<()> {
+        if spec == self.default_player || self.page_players.iter().any(|p| p == spec) {
+            return Ok(());
+        }
+        let within = !arena::names_a_net(spec)
+            && match spec.parse::<PlayerSpec>() {
+                Ok(PlayerSpec::Random | PlayerSpec::AlphaBeta { limit: None, .. }) => true,
+                Ok(PlayerSpec::AlphaBeta { limit: Some(SearchLimit::Depth(depth)), .. }) => {
+                    depth <= PAGE_MAX_DEPTH
+                }
+                Ok(PlayerSpec::AlphaBeta { limit: Some(SearchLimit::Time(time)), .. }) => {
+                    time.as_secs_f64() <= PAGE_MAX_SECONDS
+                }
+                _ => false,
+            };
+        anyhow::ensure!(
+            within,
+            "the page may start random, alphabeta up to depth {PAGE_MAX_DEPTH} or {PAGE_MAX_SECONDS} s a move, and the server's own players ({}); `{}` is none of them (serve --page-player SPEC allows another)",
+            support::some_of(&[std::slice::from_ref(&self.default_player), &self.page_players[..]].concat()),
+            support::shown(spec)
+        );
+        Ok(())
     }
 
     /// The engine a game plays when the page names none.
@@ -88,7 +136,7 @@ impl Games {
 
     /// Starts the game `request` asks for; its id and the game. An error says what is wrong with
     /// the request.
-    pub fn create(&self, request: NewGame) -> Result<(u64, Arc<Mutex<Table>>)> {
+    pub fn create(&self, request: NewGame) -> Result<(String, Arc<Mutex<Table>>)> {
         let human = match request.human.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None | Some("black") => Color::Black,
             Some("white") => Color::White,
@@ -108,20 +156,29 @@ impl Games {
             }
         }
         let spec = request.player.unwrap_or_else(|| self.default_player.clone());
-        spec.parse::<PlayerSpec>()?;
-        let entrant = self.engine(&spec)?;
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        self.page_may_start(&spec)?;
+        // A net's details (a path, what the file held) go to the server's log, not to the page.
+        let entrant = self.engine(&spec).map_err(|e| {
+            if !arena::names_a_net(&spec) {
+                return e;
+            }
+            let detail = support::escape_and_cut(&format!("{e:#}"), 1000);
+            eprintln!("serve: a page asked for {}: {detail}", support::shown(&spec));
+            anyhow::anyhow!("cannot load that player's net (the server's log says why)")
+        })?;
+        let seed = self.next_seed.fetch_add(1, Ordering::Relaxed);
         let table = Arc::new(Mutex::new(Table {
             game,
             human,
             engine_name: entrant.name().to_string(),
-            engine: entrant.player(id)?,
+            engine: entrant.player(seed)?,
         }));
+        let id = format!("{:032x}", rand::random::<u128>());
         let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
         while tables.len() >= MAX_GAMES {
-            tables.pop_first();
+            tables.pop_front();
         }
-        tables.insert(id, Arc::clone(&table));
+        tables.push_back((id.clone(), Arc::clone(&table)));
         Ok((id, table))
     }
 
@@ -131,8 +188,9 @@ impl Games {
     }
 
     /// The game `id`, if the server holds it.
-    pub fn get(&self, id: u64) -> Option<Arc<Mutex<Table>>> {
-        self.tables.lock().unwrap_or_else(|p| p.into_inner()).get(&id).cloned()
+    pub fn get(&self, id: &str) -> Option<Arc<Mutex<Table>>> {
+        let tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
+        tables.iter().find(|(key, _)| key == id).map(|(_, table)| Arc::clone(table))
     }
 }
 
@@ -183,7 +241,7 @@ impl Table {
     }
 
     /// The game as the page shows it.
-    pub fn state(&self, id: u64) -> Value {
+    pub fn state(&self, id: &str) -> Value {
         let position = self.game.position();
         let board = super::run_view::board(position);
         let human_to_move = !self.engine_to_move() && self.game.outcome().is_none();

@@ -40,6 +40,12 @@ pub fn view(evaluator: &mut dyn Evaluator, request: &ViewRequest) -> Result<Opti
     }
     let requests = [EvalRequest { observation: game.observation(), legal_steps }];
     let evaluation = evaluator.evaluate(&requests)?.remove(0);
+    let mut numbers =
+        [evaluation.value, evaluation.draw].into_iter().chain(evaluation.priors.iter().copied());
+    anyhow::ensure!(
+        numbers.all(f32::is_finite),
+        "the net's outputs are not numbers (NaN or infinite) in this position: the net is damaged"
+    );
     let legal_moves = position.legal_moves();
     let mut moves: Vec<(String, f32)> = (requests[0].legal_steps.iter().zip(&evaluation.priors))
         .map(|(&step, &prior)| {

@@ -15,6 +15,9 @@ pub const PLOTS: [&str; 4] = ["curve.svg", "curve-time.svg", "elo.svg", "elo-tim
 const MAX_GAME_FILES: usize = 200;
 /// A game file larger than this is not read.
 const MAX_GAME_FILE_BYTES: u64 = 8 << 20;
+/// The most plies of a game file sent with their boards (each ply's board and FEN take about
+/// 3 KB of memory while the answer is built: a 7.2 MB file of short games held gigabytes).
+const MAX_SERVED_PLIES: usize = 20_000;
 
 /// A run folder, read on request.
 pub struct RunView {
@@ -76,10 +79,14 @@ impl RunView {
             "`{name}` is not a game file of the run"
         );
         let path = self.run.games_dir().join(name);
-        let size = std::fs::metadata(&path).with_context(|| format!("no game file {name}"))?.len();
-        anyhow::ensure!(size <= MAX_GAME_FILE_BYTES, "{name} is over {MAX_GAME_FILE_BYTES} bytes");
-        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {name}"))?;
+        let text = support::read_text_capped(&path, MAX_GAME_FILE_BYTES, "a game file")
+            .with_context(|| format!("game file {name}"))?;
         let games = read_pdn(&text).with_context(|| name.to_string())?;
+        let plies: usize = games.iter().map(|game| game.moves.len() + 1).sum();
+        anyhow::ensure!(
+            plies <= MAX_SERVED_PLIES,
+            "{name} holds {plies} plies; the board replays files of at most {MAX_SERVED_PLIES}"
+        );
         let games: Vec<Value> = games
             .iter()
             .map(|game| {

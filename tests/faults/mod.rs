@@ -9,6 +9,7 @@ mod concurrency;
 pub mod crash;
 mod damaged;
 mod full_disk;
+mod hostile_page;
 mod untrusted;
 
 use crate::helpers::{arg, assert_no_panic, checkers_zero, run_to_end, succeed};
