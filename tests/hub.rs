@@ -92,3 +92,24 @@ fn a_sparse_net_behind_hub_plays_whole_games_without_the_net_library() {
     drive_with("random", &["--net", ckpt, "--playouts", "64"], &no_library);
     drive_with("engines", &["--net", ckpt], &no_library);
 }
+
+/// pydraughts' `HubEngine` splits every `id` token at `=`: with a player such as
+/// `alphabeta,net=CKPT` it could not start the engine. Every kind of player, with settings.
+#[test]
+fn pydraughts_starts_the_engine_with_every_kind_of_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = crate::helpers::untrained_sparse_net(dir.path(), 0);
+    let ckpt = ckpt.to_str().unwrap();
+    let no_library = [("CHECKERS_ZERO_NET_LIBRARY", "/nonexistent/libcheckers_zero_net.so")];
+    for player in [
+        "random".to_string(),
+        "alphabeta:2".to_string(),
+        "alphabeta".to_string(),
+        format!("alphabeta:0.1s,net={ckpt}"),
+        format!("mcts:{ckpt}:16,c_puct=2,solver=false"),
+        format!("policy:{ckpt}"),
+    ] {
+        let out = drive_with("id", &["--player", &player], &no_library);
+        assert!(out.contains("id: \"checkers-zero "), "{out}");
+    }
+}

@@ -52,6 +52,14 @@ pub enum ModelError {
     /// libtorch failed.
     #[error(transparent)]
     Torch(#[from] tch::TchError),
+    /// A net whose weights are not all finite numbers: it would answer NaN.
+    #[error("{}: weight `{variable}` holds values that are not finite numbers (NaN or infinite)", path.display())]
+    NotFinite {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// The first such weight.
+        variable: String,
+    },
 }
 
 /// An atomic write (`support::replace_atomic`) that failed.

@@ -59,3 +59,31 @@ pub fn assert_kept(before: &Audit, after: &Audit) {
     assert!(after.newest_state >= before.newest_state, "training state went back");
     assert!(after.gates >= before.gates && after.evaluations >= before.evaluations);
 }
+
+/// `POST /api/evaluate` with a net whose outputs are NaN panicked (`Outlook::of_value`); now the
+/// page is told the net is damaged, and the server goes on.
+#[test]
+fn a_nan_net_behind_serve_is_an_error_for_the_page_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let net = dir.path().join("nan.safetensors");
+    write_nan_net(&net);
+    let server = crate::serve::start(&["--net", arg(&net)]);
+    for _ in 0..2 {
+        let (status, body) =
+            crate::helpers::http(&server.address, "POST", "/api/evaluate", Some("{}"));
+        assert_eq!(status, 400, "{body}");
+        assert!(body.contains("not numbers"), "{body}");
+    }
+}
+
+/// `export` wrote a NaN net with exit 0; now it refuses it with one line naming a weight.
+#[test]
+fn export_refuses_a_nan_net() {
+    let dir = tempfile::tempdir().unwrap();
+    let net = dir.path().join("nan.safetensors");
+    write_nan_net(&net);
+    let out = dir.path().join("out.onnx");
+    let (ok, _, err) = run_to_end(&["export", arg(&net), "--format", "onnx", "--out", arg(&out)]);
+    assert!(!ok && !out.exists(), "{err}");
+    assert!(one_error_line(&err).contains("not finite numbers"), "{err}");
+}

@@ -115,3 +115,29 @@ fn a_damaged_best_net_is_refused_by_name() {
     assert!(!ok && err.lines().last().unwrap().contains("best.json"), "{err}");
     assert_no_panic(&err);
 }
+
+/// A crash can cut a log line inside a character (a player such as `mcts:réseau:8`): one byte
+/// that was not UTF-8 in a `--record` file stopped `match --resume` for good. Now the line is
+/// skipped with one warning and the match goes on from the others.
+#[test]
+fn a_match_resumes_past_a_record_line_cut_inside_a_character() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record.jsonl");
+    let base = ["match", "alphabeta:1", "random", "--record", arg(&record)];
+    let (ok, _, stderr) = run_to_end(&[&base[..], &["--games", "2"]].concat());
+    assert!(ok, "{stderr}");
+    let mut bytes = std::fs::read(&record).unwrap();
+    bytes.extend_from_slice("{\"ballot\":\"x\",\"black\":\"mcts:ré".as_bytes());
+    bytes.truncate(bytes.len() - 1); // inside the `é`
+    bytes.push(b'\n');
+    std::fs::write(&record, bytes).unwrap();
+    let (ok, stdout, stderr) = run_to_end(&[&base[..], &["--games", "4", "--resume"]].concat());
+    assert!(ok, "{stderr}");
+    assert_no_panic(&stderr);
+    assert!(stdout.contains("resuming: 2 of the 4 games are in"), "{stdout}\n{stderr}");
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.starts_with("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].contains("record.jsonl:3") && warnings[0].contains("UTF-8"), "{stderr}");
+    let read = rundata::read_json_lines::<arena::ResultRecord>(&record).unwrap();
+    assert_eq!((read.records.len(), read.skipped.len()), (4, 1));
+}

@@ -1,7 +1,7 @@
 """Drives `checkers-zero hub` with pydraughts' own HubEngine and referee (English variant).
 
 argv: the checkers-zero binary, then one check: random | engines | midgame | stop | ponder |
-garbage, then extra `hub` arguments (the player). Prints one line per finished check; any
+garbage | id, then extra `hub` arguments (the player). Prints one line per finished check; any
 failure raises (non-zero exit).
 """
 import random
@@ -175,7 +175,23 @@ def check_garbage():
     close(hub)
 
 
+def check_id():
+    """HubEngine starts the engine (it splits every `id` token at `=`) and reads its name whole;
+    then a bad byte sequence gets an error line and the engine goes on."""
+    hub = engine()
+    assert hub.id["name"].startswith('"checkers-zero ') and "=" not in hub.id["name"], hub.id
+    hub.p.stdin.flush()
+    hub.p.stdin.buffer.write(b"r\xc3 \xff\n")
+    hub.p.stdin.buffer.flush()
+    hub.send("ping")
+    command, args = hub.recv_hub()
+    assert command == "error" and "UTF-8" in args, (command, args)
+    assert hub.recv_hub()[0] == "pong"
+    print(f"id: {hub.id['name']}")
+    close(hub)
+
+
 signal.signal(signal.SIGALRM, watchdog)
 signal.alarm(WATCHDOG_SECONDS)
 {"random": check_random, "engines": check_engines, "midgame": check_midgame, "stop": check_stop,
- "ponder": check_ponder, "garbage": check_garbage}[CHECK]()
+ "ponder": check_ponder, "garbage": check_garbage, "id": check_id}[CHECK]()

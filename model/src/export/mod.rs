@@ -79,6 +79,14 @@ pub fn description_path(out: &Path) -> PathBuf {
 /// weights and metadata only (no trainer extras).
 pub fn export(checkpoint: &Path, format: ExportFormat, out: &Path) -> Result<PathBuf, ModelError> {
     let mut ckpt = checkpoint::load(checkpoint, None, Device::Cpu)?;
+    // A net that answers NaN is refused, not handed to another engine.
+    let mut variables: Vec<_> = ckpt.net.var_store().variables().into_iter().collect();
+    variables.sort_by(|a, b| a.0.cmp(&b.0));
+    if let Some((variable, _)) =
+        variables.into_iter().find(|(_, v)| v.isfinite().all().int64_value(&[]) == 0)
+    {
+        return Err(ModelError::NotFinite { path: checkpoint.to_path_buf(), variable });
+    }
     ckpt.net.var_store_mut().freeze();
     match format {
         ExportFormat::TorchScript => torchscript::write(&ckpt.net, out)?,
