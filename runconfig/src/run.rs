@@ -247,7 +247,14 @@ mod tests {
 
     #[test]
     fn shipped_configs_are_valid_and_round_trip() {
-        for name in ["default.toml", "resnet.toml", "gpu.toml", "tiny.toml", "tiny-sparse.toml"] {
+        for name in [
+            "default.toml",
+            "scaling.toml",
+            "resnet.toml",
+            "gpu.toml",
+            "tiny.toml",
+            "tiny-sparse.toml",
+        ] {
             let config =
                 RunConfig::parse(&shipped(name)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
             assert_eq!(RunConfig::parse(&config.to_toml()).unwrap(), config, "{name}");
