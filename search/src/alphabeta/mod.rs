@@ -405,4 +405,6 @@ fn from_table(score: i32, ply: usize) -> i32 {
 }
 
 #[cfg(test)]
+mod proofs;
+#[cfg(test)]
 mod tests;
