@@ -54,6 +54,9 @@ pub struct SearchFeatures {
     pub reductions: bool,
     /// A position with one legal move is answered at once, without searching.
     pub instant_forced: bool,
+    /// When the clock cuts an iteration short, a root move it searched to the end and found
+    /// better than the last iteration's answer is played (else the last answer is).
+    pub partial_iterations: bool,
 }
 
 impl SearchFeatures {
@@ -67,6 +70,7 @@ impl SearchFeatures {
             keep_table: false,
             reductions: false,
             instant_forced: false,
+            partial_iterations: false,
         }
     }
 
@@ -80,6 +84,7 @@ impl SearchFeatures {
             keep_table: true,
             reductions: false,
             instant_forced: true,
+            partial_iterations: true,
         }
     }
 }

@@ -109,6 +109,8 @@ pub struct AlphaBeta {
     history: MoveHistory,
     /// Endgame tables that score the positions they cover.
     tables: Option<Arc<Tables>>,
+    /// The score of the root's move in `pv[0]`, set as the root finds it.
+    root_score: i32,
 }
 
 impl AlphaBeta {
@@ -128,6 +130,7 @@ impl AlphaBeta {
             features: config.features,
             history: MoveHistory::new(MAX_PLY),
             tables: None,
+            root_score: 0,
         }
     }
 
@@ -215,6 +218,12 @@ impl AlphaBeta {
             let score =
                 self.root_search(&position, game.hash(), depth, best.score, control, leaves)?;
             if self.aborted {
+                // A move the cut iteration searched to the end and found better than alpha (so
+                // better than the last iteration's move, searched first) is played instead.
+                if self.features.partial_iterations && !self.pv[0].is_empty() {
+                    let pv = self.pv[0].clone();
+                    best = BestMove { mv: pv[0], score: self.root_score, pv, depth, nodes: 0 };
+                }
                 break;
             }
             let pv = self.pv[0].clone();

@@ -117,6 +117,9 @@ impl AlphaBeta {
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, mv);
+                    if ply == 0 {
+                        self.root_score = score;
+                    }
                 }
             }
             if alpha >= beta {
