@@ -120,17 +120,29 @@ pub fn play_game(
         }
         write!(out, "your move> ")?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            writeln!(out, "\nEnd of input: game left unfinished.")?;
-            return Ok(None);
-        }
+        let line = match support::read_line_capped(&mut input, MAX_LINE_BYTES)? {
+            None => {
+                writeln!(out, "\nEnd of input: game left unfinished.")?;
+                return Ok(None);
+            }
+            Some(Err(bad)) => {
+                writeln!(out, "{bad}: not a move or a command. Try again (`help` lists them).")?;
+                continue;
+            }
+            Some(Ok(line)) => line,
+        };
         match obey(line.trim(), &mut game, &mut out)? {
             Typed::Quit => return Ok(None),
             typed => changed = matches!(typed, Typed::Changed),
         }
     }
 }
+
+/// The longest line taken at the prompt (a move is at most a few dozen characters); a longer one
+/// is refused and never held whole.
+const MAX_LINE_BYTES: usize = 4096;
+/// Characters of a message that quotes what was typed.
+const MESSAGE_CHARS: usize = 300;
 
 /// What a line typed at the prompt did.
 enum Typed {
@@ -170,7 +182,8 @@ fn obey(text: &str, game: &mut Game, out: &mut impl Write) -> Result<Typed> {
             }
             Err(err) => writeln!(
                 out,
-                "{err}\nTry again (`moves` lists the legal moves, `help` the commands)."
+                "{}\nTry again (`moves` lists the legal moves, `help` the commands).",
+                support::escape_and_cut(&err.to_string(), MESSAGE_CHARS)
             )?,
         },
     }
@@ -295,6 +308,18 @@ mod tests {
             "{out}"
         );
         assert_eq!(prompts(&out), 5, "one prompt per line read:\n{out}");
+    }
+
+    /// `play` echoed a 20 MB bad line whole, and a terminal escape as is.
+    #[test]
+    fn a_huge_or_strange_line_is_answered_briefly_and_the_game_goes_on() {
+        let input = format!("{}\n9-1\u{1b}[2J\nquit\n", "1".repeat(20 << 20));
+        let (outcome, out) = script("random", "B:W21:B9", Color::Black, &input);
+        assert_eq!(outcome, None);
+        assert!(out.len() < 10_000, "{}", &out[..10_000.min(out.len())]);
+        assert!(out.contains("a line of 20971520 bytes, more than the 4096-byte limit"), "{out}");
+        assert!(out.contains("9-1\\u{1b}[2J") && !out.contains('\u{1b}'), "{out}");
+        assert_eq!(prompts(&out), 3, "{out}");
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub const FORMAT_VERSION: u32 = 1;
 /// A header longer than this is refused before it is read (ours are a few KiB; 16 MiB leaves room
 /// for thousands of extra tensors).
 pub const MAX_HEADER_BYTES: u64 = 16 << 20;
+/// The largest checkpoint read (the biggest nets of the shipped configs are a few tens of MB);
+/// a header declaring more is refused before the tensors are read.
+pub const MAX_CHECKPOINT_BYTES: u64 = 1 << 30;
 /// The metadata key of the checksum.
 pub const CRC_KEY: &str = "crc32";
 /// Prefix of the extra metadata keys.
@@ -213,6 +216,12 @@ pub fn checksum<'a>(
 /// length is sane and fits in the file.
 fn open_header(path: &Path) -> Result<((File, u64), Vec<u8>), CheckpointError> {
     let io = |source| CheckpointError::Io { path: path.to_path_buf(), source };
+    // Checked by name before opening: opening a FIFO blocks until something writes to it.
+    match support::check_regular(path) {
+        Err(support::ReadError::Io(source)) => return Err(io(source)),
+        Err(other) => return Err(not_ours(path, &other.to_string())),
+        Ok(_) => {}
+    }
     let mut f = File::open(path).map_err(io)?;
     let size = f.metadata().map_err(io)?.len();
     if size < 8 {
@@ -252,6 +261,16 @@ fn read_file(path: &Path) -> Result<Vec<u8>, CheckpointError> {
         let declared = expected
             .map_or("more bytes than a file can have".to_string(), |n| format!("{n} bytes"));
         return Err(damaged(path, &format!("the file has {size} bytes, its header describes {declared} (truncated or extended?)")));
+    }
+    let limit = support::read::file_limit(MAX_CHECKPOINT_BYTES);
+    if size > limit {
+        return Err(not_ours(
+            path,
+            &format!(
+                "its header declares {size} bytes, more than the {limit}-byte limit of a checkpoint (raise it with {}=MIB)",
+                support::read::MAX_FILE_MB_VAR
+            ),
+        ));
     }
     bytes
         .try_reserve_exact((size - 8 - header_len) as usize)

@@ -28,6 +28,13 @@ pub fn open_run(cached: &CachedRun, config: Option<&Path>) -> Result<RunConfig> 
         }
     }
     if !saved.exists() {
+        if let Some(content) = run.run_content() {
+            bail!(
+                "{} holds a run ({}) but no config.toml: restore the run's config.toml, or start a new run with another --run-dir",
+                cached.location(),
+                content.display()
+            );
+        }
         let path =
             config.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("configs/default.toml"));
         let config = RunConfig::load(&path)?;

@@ -165,6 +165,27 @@ impl RunDir {
         &self.root
     }
 
+    /// The first thing a run writes that the folder holds (a net, a shard, a training state, a
+    /// best-net pointer, a log), if any: a folder holding one but no config is a damaged run, not a
+    /// new one.
+    pub fn run_content(&self) -> Option<PathBuf> {
+        let in_folder =
+            |dir: PathBuf| fs::read_dir(&dir).ok()?.filter_map(Result::ok).map(|e| e.path()).next();
+        [
+            self.nets_dir(),
+            self.shards_dir(),
+            self.train_dir(),
+            self.root.join(layout::BEST_POINTERS),
+        ]
+        .into_iter()
+        .find_map(in_folder)
+        .or_else(|| {
+            [self.best_file(), self.gates_file(), self.results_file()]
+                .into_iter()
+                .find(|file| file.exists())
+        })
+    }
+
     /// `RUN/config.toml`: the resolved config, version and git hash.
     pub fn config_file(&self) -> PathBuf {
         self.root.join(layout::CONFIG)

@@ -133,6 +133,11 @@ pub fn write_shard(
 /// [`MAX_SHARD_BYTES`] and absurd sample counts before allocating for them.
 pub fn read_shard(path: &Path) -> Result<Shard, ShardError> {
     let io_err = |source| ShardError::Io { path: path.to_path_buf(), source };
+    // Checked by name before opening: opening a FIFO blocks until something writes to it.
+    support::check_regular(path).map_err(|e| match e {
+        support::ReadError::Io(source) => io_err(source),
+        other => io_err(std::io::Error::new(std::io::ErrorKind::InvalidInput, other.to_string())),
+    })?;
     let mut file = fs::File::open(path).map_err(io_err)?;
     let len = file.metadata().map_err(io_err)?.len();
     if len > MAX_SHARD_BYTES {

@@ -141,3 +141,18 @@ fn a_match_resumes_past_a_record_line_cut_inside_a_character() {
     let read = rundata::read_json_lines::<arena::ResultRecord>(&record).unwrap();
     assert_eq!((read.records.len(), read.skipped.len()), (4, 1));
 }
+
+/// A run folder that lost its `config.toml` was started anew from `configs/default.toml` (and
+/// then told its training states did not fit); now it is refused, and nothing is written.
+#[test]
+fn a_run_folder_without_its_config_is_refused_not_started_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    std::fs::create_dir_all(run.join("shards")).unwrap();
+    std::fs::write(run.join("shards/g-000001.shard"), b"CKZSHARD").unwrap();
+    let (ok, _, err) = run_to_end(&["run", "--run-dir", arg(&run), "--selfplay-games", "2"]);
+    assert!(!ok, "{err}");
+    let line = super::bad_net::one_error_line(&err);
+    assert!(line.contains("no config.toml") && line.contains("g-000001.shard"), "{err}");
+    assert!(!run.join("config.toml").exists());
+}

@@ -71,3 +71,50 @@ fn a_shard_larger_than_the_limit_is_refused_before_it_is_read() {
         "{err}"
     );
 }
+
+/// A FIFO where a checkpoint, an openings deck, a config or a shard is read hung the command
+/// forever (opening a FIFO waits for a writer); `/dev/zero` as a config grew without bound. Each
+/// is now refused by name.
+#[test]
+fn a_fifo_or_a_device_is_refused_by_name_where_a_file_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let fifo = super::arg(&fifo);
+    let refused = |args: &[&str], said: &str| {
+        let (ok, _, err) = super::run_to_end(args);
+        assert!(!ok, "{args:?}: {err}");
+        let line = super::bad_net::one_error_line(&err);
+        assert!(line.contains(said), "{args:?}: {err}");
+    };
+    let (out, run) = (dir.path().join("x"), dir.path().join("run"));
+    let (out, run) = (super::arg(&out), super::arg(&run));
+    refused(&["export", fifo, "--format", "onnx", "--out", out], "not a regular file (a FIFO)");
+    refused(&["bestmove", &format!("mcts:{fifo}"), "--fen", "B:W21:B1"], "pipe");
+    let openings = ["match", "random", "random", "--games", "2", "--openings", fifo];
+    refused(&openings, "not a regular file (a FIFO)");
+    refused(&["run", "--config", fifo, "--run-dir", run], "not a regular file (a FIFO)");
+    refused(&["run", "--config", "/dev/zero", "--run-dir", run], "not a regular file (a device)");
+    let shard = support::one_line(&read_shard(Path::new(fifo)).unwrap_err());
+    assert!(shard.contains("not a regular file (a FIFO)"), "{shard}");
+}
+
+/// A checkpoint whose header declares more than the limit is refused before its tensors are
+/// read (a 2 GB tensor was read whole before its checksum refused it).
+#[test]
+fn a_checkpoint_over_the_size_limit_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = crate::helpers::untrained_sparse_net(dir.path(), 0);
+    let output = super::checkers_zero()
+        .args(["bestmove", &format!("mcts:{}:2", super::arg(&ckpt)), "--fen", "B:W21:B1"])
+        .env("CHECKERS_ZERO_MAX_FILE_MB", "0")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{err}");
+    let line = super::bad_net::one_error_line(&err);
+    assert!(
+        line.contains("0-byte limit of a checkpoint") && line.contains("CHECKERS_ZERO_MAX_FILE_MB"),
+        "{err}"
+    );
+}
