@@ -1,7 +1,9 @@
 //! `checkers-zero bench`: every performance figure in one run (move generation, search, forward
-//! passes, self-play with its inference efficiency, training), as a table and optionally as JSON.
+//! passes, self-play with its inference efficiency, training, the alpha-beta engine with the
+//! shipped net), as a table and optionally as JSON.
 //! Each measurement has its own module here; this one only orchestrates and prints.
 
+mod alphabeta;
 mod families;
 mod forward;
 mod matches;
@@ -12,6 +14,7 @@ mod self_play;
 mod training;
 
 use crate::run_state::set_cpu_threads;
+use alphabeta::bench_alphabeta;
 use anyhow::{Context, Result};
 use cli::net_commands::BenchArgs;
 use cli::progress;
@@ -41,6 +44,8 @@ struct Plan {
     match_games: usize,
     /// The two families side by side.
     families: FamilyPlan,
+    /// The alpha-beta engines: time a move, and positions.
+    alphabeta: (Duration, usize),
 }
 
 const FULL: Plan = Plan {
@@ -58,6 +63,7 @@ const FULL: Plan = Plan {
         selfplay: Duration::from_secs(60),
         games_per_round: u64::MAX,
     },
+    alphabeta: (Duration::from_millis(100), 60),
 };
 
 const QUICK: Plan = Plan {
@@ -75,6 +81,7 @@ const QUICK: Plan = Plan {
         selfplay: Duration::ZERO,
         games_per_round: 4,
     },
+    alphabeta: (Duration::from_millis(20), 4),
 };
 
 /// Batch sizes of the forward-pass figures.
@@ -138,6 +145,15 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let families =
         bench_families(&config.selfplay, config.budget.games_per_generation, plan.families)?;
 
+    let (per_move, positions) = plan.alphabeta;
+    clock.stage(format!(
+        "alpha-beta with the shipped net, {positions} positions at {} s (one thread)",
+        per_move.as_secs_f64()
+    ));
+    let shipped = sparsenet::SparseWeights::load(&cli::shipped_net::checkpoint()?)?.0;
+    let requests = model::decision_requests(0x5eed, 4096);
+    let alphabeta = bench_alphabeta(&std::sync::Arc::new(shipped), &requests, per_move, positions);
+
     let figures = Figures {
         perft_nodes_per_s,
         perft_depth: plan.perft_depth,
@@ -167,6 +183,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         train_aux_samples_per_s: train.aux_samples_per_s,
         train_aux_ratio: train.aux_samples_per_s / train.pipeline_samples_per_s.max(1e-9),
         families,
+        alphabeta,
         threads,
         device: report::device_name(device),
         version: env!("CARGO_PKG_VERSION").to_string(),

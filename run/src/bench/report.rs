@@ -1,5 +1,6 @@
 //! The bench figures as JSON keys and as a table, with the date and the machine they were measured on.
 
+use super::alphabeta::AlphaBetaBench;
 use super::families::FamilyBench;
 use super::matches::MatchBench;
 use super::raw_forward::RAW_FORWARD_EVERY;
@@ -46,6 +47,9 @@ pub struct Figures {
     pub train_aux_ratio: f64,
     /// The sparse net against the 4x32 ResNet on one thread: both families' figures.
     pub families: FamilyBench,
+    /// The alpha-beta engine on one thread: the classic one with the static evaluation, the
+    /// full one with the shipped net incremental and recomputed.
+    pub alphabeta: AlphaBetaBench,
     pub threads: i32,
     pub device: String,
     pub version: String,
@@ -203,6 +207,29 @@ pub fn print_table(
             &format!("sparse / ResNet, {name}"),
             format!("{ratio:.1}x"),
             format!("{} over {}, one thread each, random weights", sparse.net, resnet.net),
+        );
+    }
+    let ab = &f.alphabeta;
+    for (name, engine, how) in [
+        ("alpha-beta, static evaluation", &ab.classic_static, "the classic engine (`alphabeta`)"),
+        (
+            "alpha-beta, net incremental",
+            &ab.net_incremental,
+            "the full engine, the shipped net's integer accumulators kept move by move",
+        ),
+        (
+            "alpha-beta, net recomputed",
+            &ab.net_full_recompute,
+            "the full engine, the shipped net's f32 forward pass from the features at each leaf",
+        ),
+    ] {
+        row(
+            name,
+            rate(engine.nodes_per_s, "nodes/s"),
+            format!(
+                "{how}; one thread, {} positions at {} s: mean depth {:.1}, branching factor {:.2}",
+                ab.positions, ab.seconds_per_move, engine.mean_depth, engine.branching
+            ),
         );
     }
     for figures in [resnet, sparse] {
