@@ -8,6 +8,7 @@
 //! - `concurrent_run`: `run.mode = "concurrent"`: every artifact, resume, kills, a failing role.
 //! - `egdb`: endgame tables from the command line: adjudication, damage, self-play with tables.
 //! - `faults`: crashes, damaged and untrusted files, a full disk, bad input, concurrent writers.
+//! - `growth`: a run with the long-run levers on whose net is widened in its config.
 //! - `hub`: the Hub engine driven by pydraughts: whole games, levels, stop, ponder, bad lines.
 //! - `ladder`: the ladder's anchor and plots over hand-written records.
 //! - `layout`: a run folder of the old layout still loads.
@@ -29,6 +30,7 @@ mod cli;
 mod concurrent_run;
 mod egdb;
 mod faults;
+mod growth;
 mod helpers;
 mod hub;
 mod ladder;

@@ -172,11 +172,13 @@ impl<'a> PlayingNet<'a> {
 }
 
 /// The net `best` as one worker's evaluator: a sparse net natively, a ResNet through libtorch.
+/// A sparse net of any size plays: a run that widened its net (`net.accumulator` raised) plays
+/// its narrower best net until a wider one is promoted.
 fn load_net(cached: &CachedRun, config: &RunConfig, best: &BestNet) -> Result<BoxedEvaluator> {
     let path = cached.run().root().join(&best.checkpoint);
     Ok(match &config.net {
         NetConfig::Sparse(_) => {
-            let file = netfile::CheckpointFile::read(&path, Some(&config.net))
+            let file = netfile::CheckpointFile::read(&path, None)
                 .with_context(|| format!("loading net {}", path.display()))?;
             let weights = SparseWeights::from_file(&file)?;
             Box::new(SparseEvaluator::new(Arc::new(weights)))

@@ -45,6 +45,8 @@ fn tensorboard_reads_our_scalars_with_their_steps_and_values() {
     }
     assert_eq!(scalars["train/learning_rate"], [(5, 0.02), (10, 0.02), (15, 0.02), (20, 0.02)]);
     assert_eq!(scalars["replay/seen"][0], (5, 1000.0));
+    // 5 steps of 32 samples over the 1000 positions read, then 10, 15, 20.
+    assert_eq!(scalars["replay/reuse"], [(5, 0.16), (10, 0.32), (15, 0.48), (20, 0.64)]);
 
     let figures_dir = dir.path().join("tb/selfplay");
     let mut logger = TbLogger::create(&figures_dir).unwrap();
