@@ -4,7 +4,7 @@
 //! The log-likelihood ratio is the usual normal approximation on the mean score (as in fishtest's
 //! trinomial GSPRT), with logistic Elo. Half a virtual game of each outcome keeps the variance
 //! above 0, so a clean sweep still needs a few games to stop. The gate uses it, and `match --sprt
-//! ELO0,ELO1[,ALPHA,BETA]` ([`SprtConfig::from_str`]), whose closing line is [`SprtConfig::verdict`].
+//! ELO0,ELO1[,ALPHA,BETA]` (its `FromStr`), whose closing line is [`SprtConfig::verdict`].
 
 use crate::tally::{score_of_elo, signed_elo, Tally};
 use serde::{Deserialize, Serialize};
