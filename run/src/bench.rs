@@ -44,8 +44,9 @@ struct Plan {
     match_games: usize,
     /// The two families side by side.
     families: FamilyPlan,
-    /// The alpha-beta engines: time a move, and positions.
-    alphabeta: (Duration, usize),
+    /// The alpha-beta engines: time a move, positions, and the depth of the refinements' node
+    /// counts.
+    alphabeta: (Duration, usize, u32),
 }
 
 const FULL: Plan = Plan {
@@ -63,7 +64,7 @@ const FULL: Plan = Plan {
         selfplay: Duration::from_secs(60),
         games_per_round: u64::MAX,
     },
-    alphabeta: (Duration::from_millis(100), 60),
+    alphabeta: (Duration::from_millis(100), 60, 10),
 };
 
 const QUICK: Plan = Plan {
@@ -81,7 +82,7 @@ const QUICK: Plan = Plan {
         selfplay: Duration::ZERO,
         games_per_round: 4,
     },
-    alphabeta: (Duration::from_millis(20), 4),
+    alphabeta: (Duration::from_millis(20), 4, 4),
 };
 
 /// Batch sizes of the forward-pass figures.
@@ -145,14 +146,15 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let families =
         bench_families(&config.selfplay, config.budget.games_per_generation, plan.families)?;
 
-    let (per_move, positions) = plan.alphabeta;
+    let (per_move, positions, feature_depth) = plan.alphabeta;
     clock.stage(format!(
         "alpha-beta with the shipped net, {positions} positions at {} s (one thread)",
         per_move.as_secs_f64()
     ));
     let shipped = sparsenet::SparseWeights::load(&cli::shipped_net::checkpoint()?)?.0;
     let requests = model::decision_requests(0x5eed, 4096);
-    let alphabeta = bench_alphabeta(&std::sync::Arc::new(shipped), &requests, per_move, positions);
+    let shipped = std::sync::Arc::new(shipped);
+    let alphabeta = bench_alphabeta(&shipped, &requests, per_move, positions, feature_depth);
 
     let figures = Figures {
         perft_nodes_per_s,

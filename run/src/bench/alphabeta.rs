@@ -1,9 +1,14 @@
 //! The alpha-beta engine on one thread: nodes per second and the depth it reaches in a fixed
 //! time a move, with the static evaluation (the classic baseline), and with a sparse net at the
 //! leaves three ways: its integer accumulators kept move by move (what the player uses), and the
-//! whole f32 forward pass from the features at each leaf, under the full engine.
+//! whole f32 forward pass from the features at each leaf, under the full engine. And what each
+//! refinement of the full engine saves: the nodes it needs to complete a fixed depth over the same
+//! positions with that refinement off, over the nodes with all on (a count, so the same on any
+//! machine).
 
-use search::alphabeta::{AlphaBeta, AlphaBetaConfig, BestMove, LeafEvaluator, Limit};
+use search::alphabeta::{
+    AlphaBeta, AlphaBetaConfig, BestMove, LeafEvaluator, Limit, SearchFeatures,
+};
 use search::EvalRequest;
 use sparsenet::{IncrementalNet, QuantisedNet, SparseEvaluator, SparseWeights};
 use std::sync::Arc;
@@ -33,19 +38,38 @@ pub struct AlphaBetaBench {
     pub net_incremental: EngineFigures,
     /// The full engine with the net's f32 forward pass from the features at each leaf.
     pub net_full_recompute: EngineFigures,
+    /// For each refinement of the full engine: its name and the nodes the engine needs to
+    /// complete [`AlphaBetaBench::feature_depth`] over the positions without it, over the nodes
+    /// with every refinement on (above 1: the refinement saves nodes).
+    pub feature_node_ratios: Vec<(String, f64)>,
+    /// The depth of the node counts.
+    pub feature_depth: u32,
     /// Time a move.
     pub seconds_per_move: f64,
     /// Positions searched by each engine.
     pub positions: usize,
 }
 
-/// Searches each of the start-of-move positions of `requests` (every `step`-th) for
-/// `per_move` with each engine.
+/// Turns one refinement off.
+type TurnOff = fn(&mut SearchFeatures);
+
+/// The refinements whose node counts are measured, each with how to turn it off.
+const FEATURES: [(&str, TurnOff); 5] = [
+    ("pvs", |f| f.pvs = false),
+    ("aspiration", |f| f.aspiration = 0),
+    ("killers", |f| f.killers = false),
+    ("history", |f| f.history = false),
+    ("keep_table", |f| f.keep_table = false),
+];
+
+/// Searches each of the start-of-move positions of `requests` (every 37th, `positions` of them)
+/// for `per_move` with each engine, and to `feature_depth` with each refinement off.
 pub fn bench_alphabeta(
     weights: &Arc<SparseWeights>,
     requests: &[EvalRequest],
     per_move: Duration,
     positions: usize,
+    feature_depth: u32,
 ) -> AlphaBetaBench {
     let games: Vec<draughts::Game> = requests
         .iter()
@@ -57,10 +81,11 @@ pub fn bench_alphabeta(
         .collect();
     let limit = Limit::Time(per_move);
     let quantised = Arc::new(QuantisedNet::new(weights));
+    let quantised = &quantised;
     let classic = measure(&games, AlphaBetaConfig::default(), |engine, game, on_iteration| {
         engine.best_move_controlled(game, limit, None, on_iteration)
     });
-    let mut incremental = IncrementalNet::new(quantised);
+    let mut incremental = IncrementalNet::new(Arc::clone(quantised));
     let net_incremental = measure(&games, full(), |engine, game, on_iteration| {
         engine.best_move_incremental(
             game,
@@ -76,10 +101,37 @@ pub fn bench_alphabeta(
             .best_move_evaluated(game, limit, None, on_iteration, &mut recompute)
             .expect("the native net never fails")
     });
+    let nodes_to_depth = |features: SearchFeatures| -> u64 {
+        let mut leaves = IncrementalNet::new(Arc::clone(quantised));
+        let mut engine = AlphaBeta::new(&AlphaBetaConfig { tt_bits: TABLE_BITS, features });
+        let mut search = |game| {
+            engine
+                .best_move_incremental(
+                    game,
+                    Limit::Depth(feature_depth),
+                    None,
+                    &mut |_| {},
+                    &mut leaves,
+                )
+                .map_or(0, |best| best.nodes)
+        };
+        games.iter().map(&mut search).sum()
+    };
+    let all_on = nodes_to_depth(SearchFeatures::full()).max(1) as f64;
+    let feature_node_ratios = FEATURES
+        .iter()
+        .map(|(name, turn_off)| {
+            let mut features = SearchFeatures::full();
+            turn_off(&mut features);
+            (name.to_string(), nodes_to_depth(features) as f64 / all_on)
+        })
+        .collect();
     AlphaBetaBench {
         classic_static: classic,
         net_incremental,
         net_full_recompute,
+        feature_node_ratios,
+        feature_depth,
         seconds_per_move: per_move.as_secs_f64(),
         positions: games.len(),
     }

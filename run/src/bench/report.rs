@@ -232,6 +232,17 @@ pub fn print_table(
             ),
         );
     }
+    for (name, ratio) in &ab.feature_node_ratios {
+        row(
+            &format!("alpha-beta without {name}"),
+            format!("{ratio:.2}x nodes"),
+            format!(
+                "the full engine with the shipped net to depth {} over the same positions, \
+                 nodes over those with every refinement on",
+                ab.feature_depth
+            ),
+        );
+    }
     for figures in [resnet, sparse] {
         row(
             &figures.net,
