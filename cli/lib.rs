@@ -8,6 +8,7 @@ pub mod bestmove;
 pub mod command;
 pub mod egdb;
 pub mod hub_cmd;
+pub mod levels;
 pub mod lone_player;
 pub mod match_cmd;
 pub mod net_commands;

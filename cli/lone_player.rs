@@ -1,4 +1,5 @@
-//! A player alone (`bestmove`, `hub`, `play`): built from its spec, its net on one CPU thread.
+//! A player alone (`bestmove`, `hub`, `play`, `serve`, `analyse`): built from its spec (or a level),
+//! its net on one CPU thread.
 //!
 //! A lone search evaluates a few leaves at a time (8 a batch under a clock), where libtorch's
 //! intra-op threads cost more than they give (measured in docs/performance.md); a sparse net
@@ -7,9 +8,10 @@
 use anyhow::Result;
 use arena::{Entrant, NetOptions, PlayerSpec};
 
-/// The player `spec` names, with `options`; a net player's forward passes run on one thread.
+/// The player `spec` names (a `level:N` among them, see [`crate::levels`]), with `options`; a net
+/// player's forward passes run on one thread.
 pub fn load(spec: &str, options: &NetOptions) -> Result<Entrant> {
-    let entrant = Entrant::load(&spec.parse::<PlayerSpec>()?, options)?;
+    let entrant = Entrant::load(&crate::levels::spec(spec)?.parse::<PlayerSpec>()?, options)?;
     if let (true, Some(nets)) = (entrant.has_net(), &options.nets) {
         nets.set_cpu_threads(1);
     }

@@ -120,8 +120,8 @@ impl MatchArgs {
 /// Plays the match; `nets` loads the net players' nets.
 pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let options = args.net.options(nets)?;
-    let a = Entrant::load(&args.a.parse::<PlayerSpec>()?, &options)?;
-    let b = Entrant::load(&args.b.parse::<PlayerSpec>()?, &options)?;
+    let a = Entrant::load(&crate::levels::spec(&args.a)?.parse::<PlayerSpec>()?, &options)?;
+    let b = Entrant::load(&crate::levels::spec(&args.b)?.parse::<PlayerSpec>()?, &options)?;
     if let Some(nets) = &options.nets {
         nets.set_cpu_threads(threads_per_net(&a, &b));
     }

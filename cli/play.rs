@@ -24,7 +24,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "CKPT", conflicts_with = "opponent")]
     net: Option<String>,
     /// The opponent, written as for `match`: random, alphabeta:DEPTH, mcts:CKPT[:PLAYOUTS] or
-    /// policy:CKPT (default: the shipped net, nets/default.safetensors, with MCTS).
+    /// policy:CKPT, or a level of the shipped net from level:1 (weakest) to level:8 (default: the
+    /// shipped net, nets/default.safetensors, with MCTS).
     #[arg(long, value_name = "PLAYER")]
     opponent: Option<String>,
     /// The colour you play; Black moves first.

@@ -1,6 +1,7 @@
 //! The shipped net (`nets/default.safetensors`, built into the binary): the player of `bestmove`,
 //! `play` and `hub` when none is named, written to the cache folder with its SHA-256 checked (a
-//! damaged copy written again), loaded natively (no net library), and playing legal games.
+//! damaged copy written again), loaded natively (no net library), and playing legal games; its
+//! levels (`level:N`) as players.
 
 use crate::helpers::{arg, checkers_zero};
 use draughts::{read_pdn, GameResult};
@@ -69,4 +70,19 @@ fn the_default_player_is_the_shipped_net_natively_and_it_plays_legal_games() {
         })
         .count();
     assert!(net_wins >= 3, "the shipped net won {net_wins} of 4 against random");
+}
+
+#[test]
+fn levels_play_natively_wherever_a_player_is_named() {
+    let cache = tempfile::tempdir().unwrap();
+    let args =
+        ["match", "level:1", "level:8", "--games", "2", "--threads", "1", "--pdn", "/dev/null"];
+    let out = succeed(cache.path(), &args, "");
+    assert!(out.contains("mcts:default:8,move_temperature=4,policy_temperature=10"), "{out}");
+    assert!(out.contains("mcts:default:400"), "{out}");
+    let out = succeed(cache.path(), &["play", "--opponent", "level:3"], "quit\n");
+    assert!(out.contains("You play Black against mcts:default:8,move_temperature=2."), "{out}");
+    let out = run(cache.path(), &["play", "--opponent", "level:9"], "");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("from 1 to 8"));
 }

@@ -164,6 +164,7 @@ pub const PLAYER_SETTINGS: &[&str] = &[
     "pass_forced",
     "policy_temperature",
     "draw_penalty",
+    "move_temperature",
 ];
 
 impl MctsConfig {
@@ -184,6 +185,11 @@ impl MctsConfig {
             "pass_forced" => self.pass_forced = flag()?,
             "policy_temperature" => self.policy_temperature = number()?,
             "draw_penalty" => self.draw_penalty = number()?,
+            // A player's moves at every ply drawn at this temperature (0: the most visited).
+            "move_temperature" => {
+                let t = number()?;
+                self.temperature = TemperatureSchedule { opening: t, opening_plies: 0, later: t };
+            }
             _ => {
                 return Err(format!(
                     "unknown search setting `{key}`; expected one of {}",
@@ -331,6 +337,10 @@ mod tests {
         assert!(config.set("c_puct", "-1").unwrap_err().contains("c_puct"));
         assert!(config.set("solver", "yes").unwrap_err().contains("not true or false"));
         assert!(config.set("cpuct", "1").unwrap_err().contains("unknown search setting `cpuct`"));
+        let mut config = MctsConfig::default();
+        config.set("move_temperature", "1.5").unwrap();
+        assert_eq!((config.temperature.at(0), config.temperature.at(300)), (1.5, 1.5));
+        assert!(config.set("move_temperature", "-1").unwrap_err().contains("temperature"));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The MCTS player: the search crate's PUCT search over an evaluator, no root noise, the most
-//! visited step at each decision of its move; the tree is kept from move to move.
+//! visited step at each decision of its move (or one drawn at its `move_temperature`); the tree is
+//! kept from move to move.
 
 use crate::error::ArenaError;
 use crate::player::{Choice, Player};
@@ -7,7 +8,7 @@ use draughts::{Game, Move, Position, Step, Turn};
 use egdb::{Tables, Wdl};
 use search::{
     table_probe, Budget, Evaluator, MctsConfig, MoveBudget, Outlook, Progress, RootMove, Score,
-    Search, SearchControl, SearchError, ThinkRequest,
+    Search, SearchControl, SearchError, TemperatureSchedule, ThinkRequest,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -47,6 +48,8 @@ pub fn player_config(thinking: Thinking) -> MctsConfig {
         dirichlet_fraction: 0.0,
         leaves_per_batch,
         policy_temperature: PLAYER_POLICY_TEMPERATURE,
+        // The most visited step at every ply, unless `move_temperature` says otherwise.
+        temperature: TemperatureSchedule { opening: 0.0, opening_plies: 0, later: 0.0 },
         ..MctsConfig::default()
     }
 }
@@ -175,7 +178,9 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
                     moves_of_steps(*game.position(), &result.principal_variation),
                 ));
             }
-            let step = search.choose_step(0.0).expect("a game in progress has a legal step");
+            let temperature = self.config.temperature.at(game.ply());
+            let step =
+                search.choose_step(temperature).expect("a game in progress has a legal step");
             search.advance(step).map_err(|e| self.failed(game, e))?;
             if let Some(mv) = turn.take(step).expect("the search's steps are legal") {
                 let mut grown = game.clone();
