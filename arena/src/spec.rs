@@ -111,7 +111,8 @@ impl FromStr for PlayerSpec {
                 };
                 let (path, playouts) = match rest.rsplit_once(':') {
                     Some((path, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-                        let playouts = n.parse().ok().filter(|&p| p >= 1).ok_or_else(|| bad(format!("playouts `{}` is not a number from 1 to {}", support::shown(n), u32::MAX)))?;
+                        let most = search::tree_node_limit().min(u32::MAX as usize);
+                        let playouts = n.parse().ok().filter(|&p: &u32| p >= 1 && p as usize <= most).ok_or_else(|| bad(format!("playouts `{}` is not a number from 1 to {most}, the node limit of a search tree (raise it with {}=N)", support::shown(n), search::MAX_TREE_NODES_VAR)))?;
                         (path, Some(playouts))
                     }
                     _ => (rest, None),
@@ -301,6 +302,9 @@ mod tests {
             .contains("no checkpoint file or run directory at /no/such.safetensors"));
         assert!(err("policy:").contains("needs a checkpoint"));
         assert!(err("mcts:/no/such:0").contains("playouts `0`"));
+        // A 4e9-playout request grew its tree until the allocator aborted.
+        let huge = err("mcts:/no/such:4000000000");
+        assert!(huge.contains("node limit") && huge.contains(search::MAX_TREE_NODES_VAR), "{huge}");
         assert!(err("mcts:/no/such:64,cpuct=2").contains("unknown search setting `cpuct`"));
         assert!(err("mcts:/no/such:64,solver=maybe").contains("`solver=maybe`"));
     }

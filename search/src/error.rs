@@ -35,6 +35,13 @@ pub enum SearchError {
         /// Which number: the value, a prior, the moves left.
         what: &'static str,
     },
+    /// The tree reached the most nodes a search may hold (its memory ceiling) before the
+    /// search's budget: a budget that large is refused rather than left to exhaust memory.
+    #[error("the search tree reached its limit of {limit} nodes (about {} MB) before its budget; ask for fewer playouts, or raise the limit with {}=N", limit / 5000, crate::tree::MAX_TREE_NODES_VAR)]
+    TreeFull {
+        /// The limit in nodes.
+        limit: usize,
+    },
     /// The search was advanced or run again before its pending leaves were evaluated.
     #[error("{count} leaves still await evaluation; apply their evaluations first")]
     LeavesPending {

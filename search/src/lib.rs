@@ -78,3 +78,4 @@ pub use search::Search;
 pub use selfplay_game::SelfPlayGame;
 pub use server::{Batching, InferenceServer, Served, ServerClient};
 pub use tables::{table_probe, table_value, table_winner};
+pub use tree::{tree_node_limit, MAX_TREE_NODES, MAX_TREE_NODES_VAR};

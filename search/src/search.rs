@@ -228,10 +228,14 @@ impl Search {
     ) -> Result<(), SearchError> {
         self.begin(budget);
         let mut requests = Vec::with_capacity(self.config.leaves_per_batch as usize);
+        let limit = crate::tree::tree_node_limit();
         while self.select_leaves(self.config.leaves_per_batch as usize, &mut requests) > 0 {
             let evaluations = evaluator.evaluate(&requests)?;
             self.apply(&evaluations)?;
             requests.clear();
+            if self.tree.len() >= limit && !self.is_complete() {
+                return Err(SearchError::TreeFull { limit });
+            }
         }
         Ok(())
     }

@@ -17,6 +17,23 @@ pub(crate) type NodeId = u32;
 /// The root always sits at index 0.
 pub(crate) const ROOT: NodeId = 0;
 
+/// The most nodes a search tree holds by default (about 200 bytes each with their edges, so
+/// about 1 GB); a search whose budget would grow it further ends with [`crate::SearchError::TreeFull`].
+pub const MAX_TREE_NODES: usize = 5_000_000;
+/// The environment variable that sets another limit, in nodes.
+pub const MAX_TREE_NODES_VAR: &str = "CHECKERS_ZERO_MAX_TREE_NODES";
+
+/// The node limit of every search of this process: [`MAX_TREE_NODES`], or [`MAX_TREE_NODES_VAR`].
+pub fn tree_node_limit() -> usize {
+    static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var(MAX_TREE_NODES_VAR)
+            .ok()
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(MAX_TREE_NODES)
+    })
+}
+
 /// "No node": a root's parent, an unvisited edge's child.
 pub(crate) const NO_NODE: NodeId = NodeId::MAX;
 

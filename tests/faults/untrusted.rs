@@ -118,3 +118,42 @@ fn a_checkpoint_over_the_size_limit_is_refused_before_it_is_read() {
         "{err}"
     );
 }
+
+/// A search asked for more than its tree may hold: `mcts:NET:4000000000` was accepted and its
+/// tree grew about 33 MB/s until the allocator aborted. The spec is refused with the limit and
+/// its setting, and a budget given at run time (the Hub's `level nodes=`) ends with that error
+/// when the tree is full.
+#[test]
+fn a_search_bigger_than_its_memory_ceiling_ends_with_an_error_naming_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = crate::helpers::untrained_sparse_net(dir.path(), 0);
+    let player = format!("mcts:{}:4000000000", super::arg(&ckpt));
+    let (ok, _, err) = super::run_to_end(&["bestmove", &player, "--fen", "B:W21,22:B1,2"]);
+    assert!(!ok, "{err}");
+    let line = super::bad_net::one_error_line(&err);
+    assert!(line.contains("node limit") && line.contains("CHECKERS_ZERO_MAX_TREE_NODES"), "{err}");
+
+    let mut hub = super::checkers_zero()
+        .args(["hub", "--net", super::arg(&ckpt)])
+        .env("CHECKERS_ZERO_MAX_TREE_NODES", "500")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let lines =
+        "init\npos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww\nlevel nodes=100000000\ngo think\n";
+    // The input stays open: the session ends by the engine's error, not by the end of input.
+    let mut input = hub.stdin.take().unwrap();
+    input.write_all(lines.as_bytes()).unwrap();
+    let out = hub.wait_with_output().unwrap();
+    drop(input);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    let line = super::bad_net::one_error_line(&err);
+    assert!(
+        line.contains("limit of 500 nodes") && line.contains("CHECKERS_ZERO_MAX_TREE_NODES"),
+        "{err}"
+    );
+}
