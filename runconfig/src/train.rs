@@ -27,7 +27,9 @@ pub struct TrainConfig {
     pub reuse: f64,
     /// Positions in the replay window before the first step.
     pub min_positions: usize,
-    /// How the replay window grows with the run.
+    /// How the replay window grows with the run; a bare number is a fixed window of that many
+    /// positions ([`WindowConfig::fixed`]).
+    #[serde(deserialize_with = "window_or_size")]
     pub window: WindowConfig,
     /// The optimizer and its settings.
     pub optimizer: OptimizerConfig,
@@ -143,7 +145,42 @@ impl Default for WindowConfig {
     }
 }
 
+/// `window = N` (a fixed window of `N` positions) or the `[train.window]` table.
+fn window_or_size<'de, D: serde::Deserializer<'de>>(input: D) -> Result<WindowConfig, D::Error> {
+    struct Form;
+    impl<'de> serde::de::Visitor<'de> for Form {
+        type Value = WindowConfig;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str(
+                "a number of positions (a fixed window) or a table of min, max, exponent, growth",
+            )
+        }
+
+        fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<WindowConfig, E> {
+            let size = usize::try_from(n).map_err(|_| {
+                E::custom(format!("a window of {n} positions; expected at least 1"))
+            })?;
+            Ok(WindowConfig::fixed(size))
+        }
+
+        fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<WindowConfig, E> {
+            self.visit_i64(i64::try_from(n).unwrap_or(i64::MAX))
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<WindowConfig, A::Error> {
+            WindowConfig::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    input.deserialize_any(Form)
+}
+
 impl WindowConfig {
+    /// A window of the last `size` positions, which never grows (`window = N` in a config).
+    pub fn fixed(size: usize) -> WindowConfig {
+        WindowConfig { min: size, max: size, exponent: 1.0, growth: 0.0 }
+    }
+
     /// The window size after `seen` positions.
     pub fn size(&self, seen: u64) -> usize {
         let min = self.min as f64;
@@ -403,6 +440,26 @@ mod tests {
     }
 
     #[test]
+    fn a_bare_window_size_is_a_fixed_window_and_a_table_grows() {
+        let fixed: TrainConfig = toml::from_str("window = 300000").unwrap();
+        assert_eq!(fixed.window, WindowConfig::fixed(300_000));
+        fixed.validate().unwrap();
+        let table: TrainConfig = toml::from_str("[window]\nmin = 5000\nmax = 90000").unwrap();
+        assert_eq!(table.window, WindowConfig { min: 5000, max: 90_000, ..Default::default() });
+        assert_eq!(toml::from_str::<TrainConfig>("").unwrap().window, WindowConfig::default());
+        for (text, named) in [
+            ("window = -5", "a window of -5 positions"),
+            ("window = \"big\"", "a number of positions (a fixed window) or a table"),
+            ("[window]\nmni = 5", "mni"),
+        ] {
+            let err = toml::from_str::<TrainConfig>(text).unwrap_err().to_string();
+            assert!(err.contains(named), "{text}: {err}");
+        }
+        let zero: TrainConfig = toml::from_str("window = 0").unwrap();
+        assert!(zero.validate().unwrap_err().to_string().contains("window.min"));
+    }
+
+    #[test]
     fn rate_drops_read_from_toml_and_bad_ones_are_named() {
         let text = "[schedule]\nkind = \"drops\"\nby = \"positions\"\ndrops = [{at = 1000, share = 0.3}, {at = 5000, share = 0.1}]\n";
         let cfg: TrainConfig = toml::from_str(text).unwrap();
@@ -450,8 +507,8 @@ mod tests {
         ] {
             assert!(w.size(n).abs_diff(expected) <= 1, "{n} positions: {}", w.size(n));
         }
-        // A fixed window: growth 0 keeps it at `min` once that many positions were written.
-        let fixed = WindowConfig { min: 300_000, max: 300_000, exponent: 1.0, growth: 0.0 };
+        // A fixed window, as `window = N` writes it: `N` once that many positions were written.
+        let fixed = WindowConfig::fixed(300_000);
         assert_eq!(
             [100_000, 300_000, 10_000_000].map(|n| fixed.size(n)),
             [100_000, 300_000, 300_000]
