@@ -37,7 +37,7 @@ pub enum SearchError {
     },
     /// The tree reached the most nodes a search may hold (its memory ceiling) before the
     /// search's budget: a budget that large is refused rather than left to exhaust memory.
-    #[error("the search tree reached its limit of {limit} nodes (about {} MB) before its budget; ask for fewer playouts, or raise the limit with {}=N", limit / 5000, crate::tree::MAX_TREE_NODES_VAR)]
+    #[error("the search tree reached its limit of {limit} nodes (about {} MB) before its budget; ask for fewer playouts, or raise the limit with {}=N", (limit * crate::tree::NODE_BYTES) >> 20, crate::tree::MAX_TREE_NODES_VAR)]
     TreeFull {
         /// The limit in nodes.
         limit: usize,
