@@ -111,8 +111,9 @@ pub struct TrainArgs {
 pub struct ExportArgs {
     /// The checkpoint (.safetensors) to export.
     pub checkpoint: PathBuf,
-    /// The format to write.
-    #[arg(long, value_parser = ["torchscript", "onnx", "safetensors"])]
+    /// The format to write (quantised: the sparse net's integer value path for alpha-beta
+    /// engines, see docs/export.md).
+    #[arg(long, value_parser = ["torchscript", "onnx", "safetensors", "quantised"])]
     pub format: String,
     /// The file to write; its description goes to FILE.json.
     #[arg(long, value_name = "FILE")]

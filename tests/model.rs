@@ -1,8 +1,10 @@
-//! The model crate with libtorch: checkpoints, inference, and exports checked in the real runtimes.
+//! The model crate with libtorch: checkpoints, inference, and exports checked in the real runtimes
+//! (the quantised one in its reference reader).
 
 mod checkpoint;
 mod export;
 mod inference;
+mod quantised;
 mod sparse;
 
 use draughts::Observation;

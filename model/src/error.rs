@@ -52,6 +52,14 @@ pub enum ModelError {
     /// libtorch failed.
     #[error(transparent)]
     Torch(#[from] tch::TchError),
+    /// What was asked of the checkpoint does not apply to its net.
+    #[error("{}: {what}", path.display())]
+    Unsupported {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// What does not apply.
+        what: String,
+    },
     /// A net whose weights are not all finite numbers: it would answer NaN.
     #[error("{}: weight `{variable}` holds values that are not finite numbers (NaN or infinite)", path.display())]
     NotFinite {

@@ -14,6 +14,7 @@ pub mod forward;
 pub mod incremental;
 pub mod loader;
 pub mod quantised;
+pub mod quantised_file;
 pub mod weights;
 
 pub use evaluator::SparseEvaluator;

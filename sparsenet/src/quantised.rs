@@ -42,14 +42,15 @@ const MAX_WEIGHT_SHIFT: u32 = 14;
 /// each output's two weights side by side, so that one pair of inputs updates every output with
 /// a widening multiply-add, and a pair of zero inputs (common after a crelu) is skipped.
 #[derive(Clone, Debug)]
-struct IntDense {
-    outputs: usize,
+pub(crate) struct IntDense {
+    pub(crate) inputs: usize,
+    pub(crate) outputs: usize,
     /// `[(inputs + 1) / 2, outputs, 2]`: `pairs[(p · outputs + o) · 2 + k]` is the weight of
     /// input `2p + k` in output `o` (0 past the last input), in units of `1 / 2^shift`.
     pairs: Vec<i16>,
     /// `[outputs]`, in units of `1 / (Q · 2^shift)`.
-    bias: Vec<i32>,
-    shift: u32,
+    pub(crate) bias: Vec<i32>,
+    pub(crate) shift: u32,
 }
 
 impl IntDense {
@@ -77,7 +78,12 @@ impl IntDense {
         }
         let bias_scale = weight_scale * q as f32;
         let bias = layer.bias.iter().map(|b| (b * bias_scale).round() as i32).collect();
-        IntDense { outputs, pairs, bias, shift }
+        IntDense { inputs, outputs, pairs, bias, shift }
+    }
+
+    /// The weight of input `i` in output `o`.
+    pub(crate) fn weight(&self, o: usize, i: usize) -> i16 {
+        self.pairs[((i / 2) * self.outputs + o) * 2 + i % 2]
     }
 
     /// `out[o] = (W x + B)[o]` in units of `1 / (Q · 2^shift)`, for the first `outputs` of
@@ -161,12 +167,12 @@ impl IntDense {
 pub struct QuantisedNet {
     accumulator: usize,
     /// Every feature's column, `[f * A + a]`, in units of `1 / 2^acc_shift`.
-    columns: Vec<i16>,
+    pub(crate) columns: Vec<i16>,
     /// The accumulator's bias, `[A]`.
     bias: Vec<i16>,
-    acc_shift: u32,
-    hidden: Vec<IntDense>,
-    wdl: IntDense,
+    pub(crate) acc_shift: u32,
+    pub(crate) hidden: Vec<IntDense>,
+    pub(crate) wdl: IntDense,
     /// Whether this CPU has AVX2 (the layers are then compiled for it).
     avx2: bool,
 }

@@ -74,6 +74,11 @@ pub(crate) fn description(meta: &CheckpointMeta, format: ExportFormat, file: &st
         "architecture": meta.config,
         "family": meta.config.family().to_string(),
         "network": network,
+        "quantised": (format == ExportFormat::Quantised).then(|| json!({
+            "magic": "CZQNET01",
+            "layout": "little-endian: magic, 4 u32 (features, accumulator, acc_shift, layers), i16 columns [features][accumulator], i16 bias, then each dense layer (hidden ones, then WDL): u32 inputs, outputs, shift, i16 weights [outputs][inputs], i32 bias; u32 CRC32 of all before (docs/export.md)",
+            "evaluation": "x = clamp(bias + columns of the active features, 0, 2^acc_shift); hidden: clamp((b + W x) >> shift, 0, 2^acc_shift); wdl logits = (b + W x) / 2^(acc_shift + shift)",
+        })),
         "input": input,
         "policy_index": {
             "size": POLICY_SIZE,

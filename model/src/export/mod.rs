@@ -1,5 +1,6 @@
-//! Export for other engines: TorchScript, ONNX or plain safetensors weights, each with a JSON
-//! description beside it (`<out>.json`).
+//! Export for other engines: TorchScript, ONNX or plain safetensors weights, or (for the sparse
+//! family) the integer net an alpha-beta engine runs, each with a JSON description beside it
+//! (`<out>.json`).
 
 mod describe;
 mod onnx;
@@ -40,6 +41,9 @@ pub enum ExportFormat {
     Onnx,
     /// The plain weights (`.safetensors`) with the JSON description, for any framework.
     Safetensors,
+    /// The sparse net's value path in integers (`sparsenet::quantised_file`), for alpha-beta
+    /// engines that keep its accumulator move by move.
+    Quantised,
 }
 
 impl FromStr for ExportFormat {
@@ -50,8 +54,10 @@ impl FromStr for ExportFormat {
             "torchscript" => Ok(ExportFormat::TorchScript),
             "onnx" => Ok(ExportFormat::Onnx),
             "safetensors" => Ok(ExportFormat::Safetensors),
+            "quantised" => Ok(ExportFormat::Quantised),
             _ => Err(format!(
-                "unknown export format `{s}`: expected torchscript, onnx or safetensors"
+                "unknown export format `{}`: expected torchscript, onnx, safetensors or quantised",
+                support::shown(s)
             )),
         }
     }
@@ -63,6 +69,7 @@ impl fmt::Display for ExportFormat {
             ExportFormat::TorchScript => "torchscript",
             ExportFormat::Onnx => "onnx",
             ExportFormat::Safetensors => "safetensors",
+            ExportFormat::Quantised => "quantised",
         })
     }
 }
@@ -99,6 +106,23 @@ pub fn export(checkpoint: &Path, format: ExportFormat, out: &Path) -> Result<Pat
                 ckpt.meta.parent.as_deref(),
                 &Extras::default(),
             )?;
+        }
+        ExportFormat::Quantised => {
+            if ckpt.meta.config.family() != netfile::Family::Sparse {
+                return Err(ModelError::Unsupported {
+                    path: checkpoint.to_path_buf(),
+                    what: "the quantised export is of the sparse family only".into(),
+                });
+            }
+            let weights = sparsenet::SparseWeights::from_file(&netfile::CheckpointFile::read(
+                checkpoint, None,
+            )?)
+            .map_err(|e| ModelError::Unsupported {
+                path: checkpoint.to_path_buf(),
+                what: e.to_string(),
+            })?;
+            let net = sparsenet::QuantisedNet::new(&weights);
+            write_atomic(out, &sparsenet::quantised_file::to_bytes(&net))?;
         }
     }
     let file = out.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
