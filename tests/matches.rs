@@ -68,3 +68,17 @@ fn an_sprt_match_stops_once_decided_and_says_so_or_plays_to_the_cap() {
     let (ok, _, err) = crate::helpers::run_to_end(&["match", "random", "random", "--sprt", "5,0"]);
     assert!(!ok && err.contains("sprt.elo1"), "{err}");
 }
+
+#[test]
+fn an_sprt_match_resumed_after_its_decision_plays_nothing_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record.jsonl");
+    let base = ["match", "alphabeta:3", "random", "--games", "40", "--record", arg(&record)];
+    let first = succeed(&[&base[..], &["--sprt", "0,100"]].concat());
+    let decided = first.lines().filter(|l| l.starts_with('[')).count();
+    assert!(first.contains("H1 accepted"), "{first}");
+    let again = succeed(&[&base[..], &["--sprt", "0,100", "--resume"]].concat());
+    assert!(again.contains(&format!("resuming: {decided} of the 40 games")), "{again}");
+    assert!(!again.lines().any(|l| l.starts_with('[')), "no game is played: {again}");
+    assert!(again.contains("H1 accepted"), "{again}");
+}
