@@ -28,6 +28,12 @@ const LEVELS: [Level; 8] = [
     Level { playouts: 400, move_temperature: 0.0, policy_temperature: None },
 ];
 
+/// Whether `text` names a level (`level:...`, the number checked by [`spec`]), decided on the
+/// text alone.
+pub fn names_a_level(text: &str) -> bool {
+    text.starts_with("level:")
+}
+
 /// The player `text` names: a `level:N` as the shipped net's MCTS spec it stands for, any other
 /// spec as it is.
 pub fn spec(text: &str) -> Result<String> {

@@ -86,3 +86,21 @@ fn levels_play_natively_wherever_a_player_is_named() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("from 1 to 8"));
 }
+
+#[test]
+fn the_board_page_may_start_the_levels() {
+    let server = crate::serve::start(&["--player", "alphabeta:1"]);
+    let new_game = |player: &str| {
+        let body = format!(r#"{{"player": "{player}", "human": "white"}}"#);
+        crate::helpers::http(&server.address, "POST", "/api/games", Some(&body))
+    };
+    let (status, body) = new_game("level:2");
+    let game = crate::serve::json_of(status, &body, 201);
+    let id = game["id"].as_str().unwrap();
+    let (status, stream) =
+        crate::helpers::http(&server.address, "GET", &format!("/api/games/{id}/think"), None);
+    assert_eq!(status, 200, "{stream}");
+    assert!(stream.contains("event: state"), "{stream}");
+    let (status, body) = new_game("level:9");
+    assert!((400..500).contains(&status) && body.contains("from 1 to 8"), "{status} {body}");
+}

@@ -73,7 +73,7 @@ impl Games {
         options: NetOptions,
     ) -> Result<Games> {
         for spec in &page_players {
-            spec.parse::<PlayerSpec>().with_context(|| "--page-player")?;
+            crate::levels::spec(spec)?.parse::<PlayerSpec>().with_context(|| "--page-player")?;
         }
         let games = Games {
             default_player,
@@ -90,7 +90,11 @@ impl Games {
     /// `spec` when a page may start it: one of the server's own players, or a built-in engine
     /// within the page's limits. Decided on the text alone, before any file is looked at.
     fn page_may_start(&self, spec: &str) -> Result<()> {
-        if spec == self.default_player || self.page_players.iter().any(|p| p == spec) {
+        // A level plays the net built into the binary: no path to look at.
+        if spec == self.default_player
+            || self.page_players.iter().any(|p| p == spec)
+            || crate::levels::names_a_level(spec)
+        {
             return Ok(());
         }
         let within = !arena::names_a_net(spec)
@@ -106,7 +110,7 @@ impl Games {
             };
         anyhow::ensure!(
             within,
-            "the page may start random, alphabeta up to depth {PAGE_MAX_DEPTH} or {PAGE_MAX_SECONDS} s a move, and the server's own players ({}); `{}` is none of them (serve --page-player SPEC allows another)",
+            "the page may start random, alphabeta up to depth {PAGE_MAX_DEPTH} or {PAGE_MAX_SECONDS} s a move, the levels level:1 to level:8, and the server's own players ({}); `{}` is none of them (serve --page-player SPEC allows another)",
             support::some_of(&[std::slice::from_ref(&self.default_player), &self.page_players[..]].concat()),
             support::shown(spec)
         );
