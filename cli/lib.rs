@@ -1,6 +1,7 @@
 //! The command line of `checkers-zero` and the commands that need no libtorch (perft, endgame
-//! tables, matches, `bestmove`, the Hub engine, `play` and the browser board `serve` between
-//! built-in players), with no tch dependency: the binary starts them without loading libtorch. Net players come through a
+//! tables, matches, `bestmove`, the Hub engine, `play`, the browser board `serve` and `analyse`
+//! between built-in players or with sparse nets, the shipped net among them), with no tch
+//! dependency: the binary starts them without loading libtorch. Net players come through a
 //! [`search::NetLoader`] the net library (`cli-net/`) provides.
 
 pub mod analyse;
