@@ -8,7 +8,7 @@ use crate::players::policy::PolicyPlayer;
 use crate::players::random::RandomPlayer;
 use crate::spec::{NetSource, PlayerSpec, SearchLimit};
 use egdb::Tables;
-use search::alphabeta::Limit;
+use search::alphabeta::{Limit, SearchFeatures};
 use search::{BoxedEvaluator, LoadedNet, MctsConfig, NetLoader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -57,7 +57,7 @@ enum Kind {
     Random,
     /// The engine's limit, and the net that scores its leaves with the tables its search
     /// probes, if any.
-    AlphaBeta(Limit, Option<(Arc<LoadedNet>, Option<Arc<Tables>>)>),
+    AlphaBeta(Limit, Option<(Arc<LoadedNet>, Option<Arc<Tables>>)>, SearchFeatures),
     Mcts(Arc<LoadedNet>, Thinking, Option<Arc<Tables>>, MctsConfig),
     Policy(Arc<LoadedNet>),
 }
@@ -68,7 +68,7 @@ impl Entrant {
         let builtin = |name: String, kind| Entrant { name, step: None, run_dir: None, kind };
         Ok(match spec {
             PlayerSpec::Random => builtin("random".into(), Kind::Random),
-            PlayerSpec::AlphaBeta { limit, net } => {
+            PlayerSpec::AlphaBeta { limit, net, search } => {
                 let limit = limit.or(options.time.map(SearchLimit::Time)).ok_or_else(|| {
                     ArenaError::PlayerSpec {
                         text: "alphabeta".into(),
@@ -85,15 +85,28 @@ impl Entrant {
                         (Limit::Time(time), format!("alphabeta:{}s", time.as_secs_f64()))
                     }
                 };
+                // The classic engine alone, the full one with a net; then the spec's changes.
+                let mut features = match net {
+                    None => SearchFeatures::classic(),
+                    Some(_) => SearchFeatures::full(),
+                };
+                let mut changes = String::new();
+                for (key, value) in search {
+                    features
+                        .set(key, value)
+                        .map_err(|reason| ArenaError::PlayerSpec { text: name.clone(), reason })?;
+                    changes.push_str(&format!(",{key}={value}"));
+                }
                 match net {
-                    None => builtin(name, Kind::AlphaBeta(limit, None)),
+                    None => builtin(name + &changes, Kind::AlphaBeta(limit, None, features)),
                     Some(net) => {
                         let (shared, step) = load_net(net, options)?;
+                        let with_net = Some((shared, options.egdb.clone()));
                         Entrant {
-                            name: format!("{name},net={}", net.stem()),
+                            name: format!("{name},net={}{changes}", net.stem()),
                             step: Some(step),
                             run_dir: net.run_dir.clone(),
-                            kind: Kind::AlphaBeta(limit, Some((shared, options.egdb.clone()))),
+                            kind: Kind::AlphaBeta(limit, with_net, features),
                         }
                     }
                 }
@@ -142,16 +155,16 @@ impl Entrant {
 
     /// Whether the player plays with a net.
     pub fn has_net(&self) -> bool {
-        matches!(self.kind, Kind::Mcts(..) | Kind::Policy(_) | Kind::AlphaBeta(_, Some(_)))
+        matches!(self.kind, Kind::Mcts(..) | Kind::Policy(_) | Kind::AlphaBeta(_, Some(_), _))
     }
 
     /// A fresh evaluator over the player's net; `None` for a player without one.
     pub fn evaluator(&self) -> Option<BoxedEvaluator> {
         match &self.kind {
-            Kind::Mcts(net, ..) | Kind::Policy(net) | Kind::AlphaBeta(_, Some((net, _))) => {
+            Kind::Mcts(net, ..) | Kind::Policy(net) | Kind::AlphaBeta(_, Some((net, _)), _) => {
                 Some((net.evaluators)())
             }
-            Kind::Random | Kind::AlphaBeta(_, None) => None,
+            Kind::Random | Kind::AlphaBeta(_, None, _) => None,
         }
     }
 
@@ -190,9 +203,13 @@ impl Contestant for Entrant {
     fn player(&self, seed: u64) -> Result<Box<dyn Player>, ArenaError> {
         Ok(match &self.kind {
             Kind::Random => Box::new(RandomPlayer::new(seed)),
-            Kind::AlphaBeta(limit, None) => Box::new(AlphaBetaPlayer::new(*limit)),
-            Kind::AlphaBeta(limit, Some((net, tables))) => Box::new(
-                AlphaBetaPlayer::new(*limit).with_net(self.name.clone(), net, tables.clone()),
+            Kind::AlphaBeta(limit, None, features) => {
+                Box::new(AlphaBetaPlayer::new(*limit).with_features(*features))
+            }
+            Kind::AlphaBeta(limit, Some((net, tables)), features) => Box::new(
+                AlphaBetaPlayer::new(*limit)
+                    .with_net(self.name.clone(), net, tables.clone())
+                    .with_features(*features),
             ),
             Kind::Mcts(net, thinking, tables, config) => Box::new(
                 MctsPlayer::new(self.name.clone(), (net.evaluators)(), *thinking, seed)

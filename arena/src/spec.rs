@@ -8,6 +8,7 @@
 
 use crate::error::ArenaError;
 use rundata::RunDir;
+use search::alphabeta::SearchFeatures;
 use search::MctsConfig;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -29,6 +30,9 @@ pub enum PlayerSpec {
         limit: Option<SearchLimit>,
         /// The net that scores its quiet leaves in place of the static evaluation, if any.
         net: Option<NetSource>,
+        /// Search refinements changed from the engine's defaults (`KEY=VALUE`, keys of
+        /// `search::alphabeta::SearchFeatures::set`), in the order written.
+        search: Vec<(String, String)>,
     },
     /// A net with MCTS; the playouts default to the match's (see [`crate::NetOptions`]).
     Mcts {
@@ -95,8 +99,11 @@ impl FromStr for PlayerSpec {
         if let Some((limit, settings)) = alphabeta_parts(text) {
             let limit =
                 Some(limit).filter(|l| !l.is_empty()).map(parse_limit).transpose().map_err(bad)?;
-            let net = settings.map(|settings| alphabeta_net(text, settings)).transpose()?;
-            return Ok(PlayerSpec::AlphaBeta { limit, net });
+            let (net, search) = match settings {
+                Some(settings) => alphabeta_settings(text, settings)?,
+                None => (None, Vec::new()),
+            };
+            return Ok(PlayerSpec::AlphaBeta { limit, net, search });
         }
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
         match kind {
@@ -128,24 +135,41 @@ impl FromStr for PlayerSpec {
     }
 }
 
-/// The net of the alpha-beta player `text` from its settings: `net=CHECKPOINT`, the only one.
-fn alphabeta_net(text: &str, settings: &str) -> Result<NetSource, ArenaError> {
+/// `KEY=VALUE` pairs in the order written.
+type Settings = Vec<(String, String)>;
+
+/// The settings of the alpha-beta player `text`: `net=CHECKPOINT` (at most once) and the search
+/// refinements' `KEY=VALUE` (checked by `SearchFeatures::set`).
+fn alphabeta_settings(
+    text: &str,
+    settings: &str,
+) -> Result<(Option<NetSource>, Settings), ArenaError> {
     let bad = |reason: String| ArenaError::PlayerSpec { text: text.to_string(), reason };
-    let nets = settings
-        .split(',')
-        .map(|pair| match pair.split_once('=') {
-            Some(("net", "")) => Err(bad("`net=` needs a checkpoint file or run directory".into())),
-            Some(("net", path)) => NetSource::find(text, path),
-            _ => Err(bad(format!(
-                "unknown alphabeta setting `{}`; the only one is net=CHECKPOINT",
-                support::shown(pair)
-            ))),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    match <[NetSource; 1]>::try_from(nets) {
-        Ok([net]) => Ok(net),
-        Err(_) => Err(bad("`net` is given more than once".into())),
+    let (mut net, mut search) = (None, Vec::new());
+    let mut features = SearchFeatures::default();
+    for pair in settings.split(',') {
+        match pair.split_once('=') {
+            Some(("net", "")) => {
+                return Err(bad("`net=` needs a checkpoint file or run directory".into()))
+            }
+            Some(("net", _)) if net.is_some() => {
+                return Err(bad("`net` is given more than once".into()))
+            }
+            Some(("net", path)) => net = Some(NetSource::find(text, path)?),
+            Some((key, value)) => {
+                features.set(key, value).map_err(bad)?;
+                search.push((key.to_string(), value.to_string()));
+            }
+            None => {
+                return Err(bad(format!(
+                    "alphabeta setting `{}` is not KEY=VALUE: net=CHECKPOINT or one of {}",
+                    support::shown(pair),
+                    SearchFeatures::KEYS.join(", ")
+                )))
+            }
+        }
     }
+    Ok((net, search))
 }
 
 /// `KEY=VALUE[,KEY=VALUE...]`, each checked against the player defaults.
@@ -249,7 +273,7 @@ mod tests {
     #[test]
     fn builtin_players_parse() {
         assert_eq!("random".parse::<PlayerSpec>().unwrap(), PlayerSpec::Random);
-        let alphabeta = |limit| PlayerSpec::AlphaBeta { limit, net: None };
+        let alphabeta = |limit| PlayerSpec::AlphaBeta { limit, net: None, search: Vec::new() };
         assert_eq!(
             "alphabeta:6".parse::<PlayerSpec>().unwrap(),
             alphabeta(Some(SearchLimit::Depth(6)))
@@ -278,13 +302,35 @@ mod tests {
             (format!("alphabeta,net={net}"), None),
         ] {
             let spec: PlayerSpec = text.parse().unwrap();
-            assert_eq!(spec, PlayerSpec::AlphaBeta { limit, net: Some(source.clone()) }, "{text}");
+            assert_eq!(
+                spec,
+                PlayerSpec::AlphaBeta { limit, net: Some(source.clone()), search: Vec::new() },
+                "{text}"
+            );
             assert!(names_a_net(&text), "{text}");
         }
         assert!(err(&format!("alphabeta:6,depth=3,net={net}"))
-            .contains("unknown alphabeta setting `depth=3`"));
+            .contains("unknown alpha-beta setting `depth`; expected one of pvs, aspiration"));
         assert!(err(&format!("alphabeta:6,net={net},net={net}")).contains("more than once"));
-        assert!(err("alphabeta:6,").contains("unknown alphabeta setting ``"));
+        assert!(err("alphabeta:6,").contains("alphabeta setting `` is not KEY=VALUE"));
+        assert!(err("alphabeta:6,pvs=maybe").contains("`pvs` is a switch: 1 or 0"));
+        assert!(err("alphabeta:6,aspiration=-5").contains("from 0 to 1000"));
+        // Search settings, with or without a net, in the order written.
+        let spec: PlayerSpec =
+            format!("alphabeta:0.1s,reductions=1,net={net},pvs=0").parse().unwrap();
+        let search = vec![("reductions".into(), "1".into()), ("pvs".into(), "0".into())];
+        assert_eq!(
+            spec,
+            PlayerSpec::AlphaBeta {
+                limit: Some(SearchLimit::Time(Duration::from_millis(100))),
+                net: Some(source.clone()),
+                search
+            }
+        );
+        assert!(matches!(
+            "alphabeta:4,killers=0".parse(),
+            Ok(PlayerSpec::AlphaBeta { net: None, search, .. }) if search.len() == 1
+        ));
         assert!(err("alphabeta,net=").contains("`net=` needs a checkpoint"));
         assert!(err("alphabeta:0,net=x").contains("depth `0`"));
         assert!(err("alphabeta:6,net=/no/such")

@@ -8,7 +8,8 @@ use crate::player::{Choice, Player};
 use draughts::Game;
 use egdb::Tables;
 use search::alphabeta::{
-    value_of_score, AlphaBeta, AlphaBetaConfig, BestMove, LeafEvaluator, Limit, WIN, WON,
+    value_of_score, AlphaBeta, AlphaBetaConfig, BestMove, LeafEvaluator, Limit, SearchFeatures,
+    WIN, WON,
 };
 use search::{BoxedEvaluator, LoadedNet, MoveBudget, Progress, Score, SearchControl, ThinkRequest};
 use std::sync::Arc;
@@ -45,6 +46,11 @@ impl AlphaBetaPlayer {
             name: "alphabeta".to_string(),
             leaves: LeafScoring::Static,
         }
+    }
+
+    /// The same player with the engine's refinements `features` (its table kept).
+    pub fn with_features(self, features: SearchFeatures) -> Self {
+        AlphaBetaPlayer { engine: self.engine.with_features(features), ..self }
     }
 
     /// The player named `name` with the full engine, which takes `net`'s value at its quiet

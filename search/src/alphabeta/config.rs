@@ -89,6 +89,57 @@ impl SearchFeatures {
     }
 }
 
+impl SearchFeatures {
+    /// The settings a player spec may change (`alphabeta:0.1s,net=X,KEY=VALUE`).
+    pub const KEYS: [&'static str; 8] = [
+        "pvs",
+        "aspiration",
+        "killers",
+        "history",
+        "keep_table",
+        "reductions",
+        "instant_forced",
+        "partial_iterations",
+    ];
+
+    /// Changes the setting `key` to `value` (a switch: `1`/`0`, `on`/`off`, `true`/`false`;
+    /// `aspiration`: a half-width from 0 to 1000).
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let switch = || match value {
+            "1" | "on" | "true" => Ok(true),
+            "0" | "off" | "false" => Ok(false),
+            _ => Err(format!(
+                "`{key}` is a switch: 1 or 0 (on/off, true/false), not `{}`",
+                support::shown(value)
+            )),
+        };
+        match key {
+            "pvs" => self.pvs = switch()?,
+            "aspiration" => self.aspiration =
+                value.parse().ok().filter(|w| (0..=1000).contains(w)).ok_or_else(|| {
+                    format!(
+                        "`aspiration` is a half-width from 0 to 1000 hundredths of a man, not `{}`",
+                        support::shown(value)
+                    )
+                })?,
+            "killers" => self.killers = switch()?,
+            "history" => self.history = switch()?,
+            "keep_table" => self.keep_table = switch()?,
+            "reductions" => self.reductions = switch()?,
+            "instant_forced" => self.instant_forced = switch()?,
+            "partial_iterations" => self.partial_iterations = switch()?,
+            _ => {
+                return Err(format!(
+                    "unknown alpha-beta setting `{}`; expected one of {}",
+                    support::shown(key),
+                    Self::KEYS.join(", ")
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Default for SearchFeatures {
     fn default() -> Self {
         SearchFeatures::classic()

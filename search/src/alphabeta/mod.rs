@@ -134,6 +134,16 @@ impl AlphaBeta {
         }
     }
 
+    /// The same engine with the refinements `features`; its table keeps or forgets its entries
+    /// as they say.
+    pub fn with_features(mut self, features: SearchFeatures) -> AlphaBeta {
+        if features.keep_table != self.features.keep_table {
+            self.table = Table::new(self.table.bits(), features.keep_table);
+        }
+        self.features = features;
+        self
+    }
+
     /// The same engine, scoring the positions `tables` cover by them.
     pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> AlphaBeta {
         self.tables = tables;

@@ -49,6 +49,11 @@ impl Table {
         Table { slots: vec![None; ways * buckets.max(1)], ways, mask, generation: 0, keep }
     }
 
+    /// The table's size: `2^bits` entries.
+    pub fn bits(&self) -> u8 {
+        self.slots.len().trailing_zeros() as u8
+    }
+
     /// Starts a new search: a forgetting table forgets every entry (in O(1)); a keeping one
     /// marks the entries so far as old, to be replaced first.
     pub fn new_search(&mut self) {
