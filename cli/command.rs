@@ -116,6 +116,9 @@ impl SharedCommand {
     }
 }
 
+/// Characters of an error line a command prints at most.
+const ERROR_CHARS: usize = 2000;
+
 /// The exit status of a command (0 or 1), printing its error (with its causes, on one line) if it
 /// failed.
 pub fn exit_status(result: Result<()>) -> u8 {
@@ -123,8 +126,9 @@ pub fn exit_status(result: Result<()>) -> u8 {
         Ok(()) => 0,
         Err(err) => {
             // `{:#}`: the error and its causes on one line, each said once (library errors keep
-            // their cause as the source instead of repeating it in their message).
-            eprintln!("error: {err:#}");
+            // their cause as the source instead of repeating it in their message); escaped and
+            // cut as a last guard, so that it stays one line whatever input it quotes.
+            eprintln!("error: {}", support::escape_and_cut(&format!("{err:#}"), ERROR_CHARS));
             1
         }
     }

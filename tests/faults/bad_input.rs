@@ -54,7 +54,7 @@ fn bad_input_gets_a_one_line_error_naming_what_and_where() {
     };
     let cases: Vec<(Vec<String>, &[&str])> = vec![
         (run("missing.toml"), &["missing.toml", "No such file"]),
-        (run("folder"), &["folder", "directory"]),
+        (run("folder"), &["folder", "not a regular file (a folder)"]),
         (run("unknown.toml"), &["unknown.toml", "line 18", "`selfplay.workerz`", "unknown field"]),
         (run("badvalue.toml"), &["badvalue.toml", "`selfplay.workers`"]),
         (
@@ -125,7 +125,7 @@ fn bad_input_gets_a_one_line_error_naming_what_and_where() {
         ),
         (bestmove(&format!("mcts:{net}:0")), &["playouts `0`"]),
         (export(&missing, &p("x.onnx")), &["missing.safetensors", "No such file"]),
-        (export(&folder, &p("x.onnx")), &["folder", "directory"]),
+        (export(&folder, &p("x.onnx")), &["folder", "not a regular file (a folder)"]),
         (export(&text, &p("x.onnx")), &["text.safetensors", "not a checkers-zero checkpoint"]),
         (export(&net, &p("nowhere/x.onnx")), &["nowhere/x.onnx"]),
         (export(&net, &folder), &["folder"]),
@@ -189,4 +189,24 @@ fn bad_input_gets_a_one_line_error_naming_what_and_where() {
         );
     }
     println!("bad input: {} cases, each a one-line error, no panic", cases.len());
+}
+
+/// Input with line breaks and terminal escapes, and a long one, is echoed escaped and cut: the
+/// error is one line of printable text.
+#[test]
+fn input_with_line_breaks_escapes_or_great_length_is_echoed_on_one_short_line() {
+    let long = format!("mcts:{}", "x".repeat(100_000));
+    for args in [
+        ["bestmove", "alpha\nbeta\u{1b}[2J", "--fen", FEN],
+        ["bestmove", "alphabeta:2", "--fen", "B:W99\n\r:B1"],
+        ["bestmove", &long, "--fen", FEN],
+    ] {
+        let (ok, _, err) = run_to_end(&args);
+        assert!(!ok);
+        assert_no_panic(&err);
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 1, "{err}");
+        assert!(lines[0].starts_with("error: ") && lines[0].len() < 3000, "{}", &err[..200]);
+        assert!(!lines[0].chars().any(char::is_control), "{err}");
+    }
 }
