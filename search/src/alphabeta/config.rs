@@ -115,13 +115,15 @@ impl SearchFeatures {
         };
         match key {
             "pvs" => self.pvs = switch()?,
-            "aspiration" => self.aspiration =
-                value.parse().ok().filter(|w| (0..=1000).contains(w)).ok_or_else(|| {
+            "aspiration" => {
+                let width = value.parse().ok().filter(|w| (0..=1000).contains(w));
+                self.aspiration = width.ok_or_else(|| {
+                    let value = support::shown(value);
                     format!(
-                        "`aspiration` is a half-width from 0 to 1000 hundredths of a man, not `{}`",
-                        support::shown(value)
+                        "`aspiration` is a half-width from 0 to 1000 (a man is 100), not `{value}`"
                     )
-                })?,
+                })?;
+            }
             "killers" => self.killers = switch()?,
             "history" => self.history = switch()?,
             "keep_table" => self.keep_table = switch()?,
