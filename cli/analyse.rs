@@ -117,6 +117,7 @@ impl Analysis<'_> {
             if let Some(Outcome::Draw(reason)) = game.outcome() {
                 // A game played on past a draw rule (another program's rules): on without it.
                 game = replay(pdn, ply, game.rules().without(reason));
+                before = view(player, &game).with_context(|| self.at(pdn, ply))?;
             }
             let mover = game.position().side_to_move();
             game.play(mv).map_err(|e| anyhow!("{}: {e}", self.at(pdn, ply)))?;
@@ -205,7 +206,8 @@ impl View {
         let chances = self.outlook.map_or_else(String::new, |o| {
             format!(" (W {}% D {}% L {}%)", percent(o.win), percent(o.draw), percent(o.loss))
         });
-        format!("{:+.2}{chances}", self.value)
+        // Rounded first, and + 0.0 turns -0 into 0: never `-0.00`.
+        format!("{:+.2}{chances}", (100.0 * self.value).round() / 100.0 + 0.0)
     }
 }
 
@@ -273,5 +275,36 @@ impl Tally {
                 format!("{side:?} {}", counts.join(", "))
             })
             .join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena::NetOptions;
+
+    fn analyse(text: &str) -> (PdnGame, Tally) {
+        let pdn = read_pdn(text).unwrap().remove(0);
+        let entrant = lone_player::load("alphabeta:2", &NetOptions::default()).unwrap();
+        let mut player = entrant.player(0).unwrap();
+        let analysis = Analysis { engine: entrant.name(), margin: DEFAULT_MARGIN, number: 1 };
+        analysis.game(&pdn, player.as_mut(), &mut || ()).unwrap()
+    }
+
+    #[test]
+    fn a_game_played_on_past_a_draw_rule_is_analysed_on() {
+        // The start comes back a third time after move 4: a draw by repetition, played on.
+        let moves = "1. 1-6 32-27 2. 6-1 27-32 3. 1-6 32-27 4. 6-1 27-32 5. 1-6 *";
+        let (game, tally) = analyse(&format!("[FEN \"B:WK32:BK1\"]\n{moves}"));
+        assert_eq!(game.comments.len(), 1 + 9);
+        assert_eq!(tally, Tally::default());
+        let comment = |ply: usize| game.comments[ply].1.as_str();
+        assert_eq!(comment(8), "+0.02 -> +0.00 (W 0% D 100% L 0%)");
+        // After the draw the game goes on under the rules without repetition: searched again.
+        assert_eq!(comment(9), "+0.00 -> +0.02");
+        assert!(
+            comment(0).ends_with(": Black 0 mistakes, 0 blunders; White 0 mistakes, 0 blunders")
+        );
+        assert!(game.comments.iter().all(|(_, text)| !text.contains("-0.00")));
     }
 }
