@@ -15,8 +15,8 @@ pub const PLOTS: [&str; 4] = ["curve.svg", "curve-time.svg", "elo.svg", "elo-tim
 const MAX_GAME_FILES: usize = 200;
 /// A game file larger than this is not read.
 const MAX_GAME_FILE_BYTES: u64 = 8 << 20;
-/// The most plies of a game file sent with their boards (each ply's board and FEN take about
-/// 3 KB of memory while the answer is built: a 7.2 MB file of short games held gigabytes).
+/// The most plies of a game file sent with their boards (the answer holds a board and a FEN for
+/// every ply, built in memory at once: a 7.2 MB file made the server hold gigabytes).
 const MAX_SERVED_PLIES: usize = 20_000;
 
 /// A run folder, read on request.
