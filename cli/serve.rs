@@ -49,8 +49,8 @@ pub struct ServeArgs {
     /// The port to listen on (0: any free one, printed at start).
     #[arg(long, default_value_t = 8321)]
     port: u16,
-    /// The address to listen on. Anything but a loopback address lets other machines play (and
-    /// load nets by path): the command warns.
+    /// The address to listen on. Anything but a loopback address lets other machines play the
+    /// players a page may start: the command warns.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     bind: IpAddr,
     /// Another name the board is reached by (a host name, with `:PORT` when it differs), beside
@@ -90,7 +90,7 @@ pub fn run(args: ServeArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let address = SocketAddr::new(args.bind, args.port);
     if !args.bind.is_loopback() {
         eprintln!(
-            "warning: serving on {address}: other machines can reach the board and make it load nets by path"
+            "warning: serving on {address}: other machines can reach the board and play the players a page may start"
         );
     }
     let server = tiny_http::Server::http(address)
