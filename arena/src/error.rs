@@ -161,4 +161,3 @@ pub enum BallotError {
     #[error("no moves after the ballot's name")]
     NoMoves,
 }
-
