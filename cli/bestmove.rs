@@ -10,6 +10,7 @@ use arena::Contestant;
 use clap::Args;
 use draughts::{DrawRules, Game, Move, Position};
 use search::NetLoader;
+use std::io::Write;
 use std::sync::Arc;
 
 /// `checkers-zero bestmove`.
@@ -50,12 +51,15 @@ pub fn run(args: BestmoveArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         .player(args.seed)?
         .choose(&game)
         .with_context(|| format!("{} in {}", entrant.name(), args.fen))?;
-    println!("move {}", choice.mv);
+    // Written, not printed: a closed output (`| head -1`) is an error line, not a panic.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "move {}", choice.mv)?;
     if let Some(value) = choice.value {
-        println!("value {value:.3}");
+        writeln!(out, "value {value:.3}")?;
     }
     if !choice.pv.is_empty() {
-        println!("pv {}", choice.pv.iter().map(Move::to_string).collect::<Vec<_>>().join(" "));
+        let pv = choice.pv.iter().map(Move::to_string).collect::<Vec<_>>().join(" ");
+        writeln!(out, "pv {pv}")?;
     }
     Ok(())
 }
