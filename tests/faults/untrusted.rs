@@ -122,7 +122,7 @@ fn a_checkpoint_over_the_size_limit_is_refused_before_it_is_read() {
 /// A search asked for more than its tree may hold: `mcts:NET:4000000000` was accepted and its
 /// tree grew about 33 MB/s until the allocator aborted. The spec is refused with the limit and
 /// its setting, and a budget given at run time (the Hub's `level nodes=`) ends with that error
-/// when the tree is full.
+/// when the tree is full; a search under a clock that fills its tree plays its move.
 #[test]
 fn a_search_bigger_than_its_memory_ceiling_ends_with_an_error_naming_the_limit() {
     let dir = tempfile::tempdir().unwrap();
@@ -156,4 +156,16 @@ fn a_search_bigger_than_its_memory_ceiling_ends_with_an_error_naming_the_limit()
         line.contains("limit of 500 nodes") && line.contains("CHECKERS_ZERO_MAX_TREE_NODES"),
         "{err}"
     );
+
+    // Under a clock a full tree ends the search early, with its move.
+    let player = format!("mcts:{}", super::arg(&ckpt));
+    let out = super::checkers_zero()
+        .args(["bestmove", &player, "--time", "30", "--fen", "B:W21,22,23:B1,2,3"])
+        .env("CHECKERS_ZERO_MAX_TREE_NODES", "500")
+        .output()
+        .unwrap();
+    let (stdout, err) =
+        (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{err}");
+    assert!(stdout.starts_with("move "), "{stdout}");
 }

@@ -15,8 +15,9 @@ use search::{BoxedEvaluator, LoadedNet, MoveBudget, Progress, Score, SearchContr
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Table entries of the full engine: 2^20 (about 40 MB).
-const FULL_TABLE_BITS: u8 = 20;
+/// Table entries of the full engine: 2^18 (about 10 MB a player, so that a server's games stay
+/// small; a larger table measured no faster at 0.1 s a move).
+const FULL_TABLE_BITS: u8 = 18;
 
 /// What scores the engine's quiet leaves.
 enum LeafScoring {

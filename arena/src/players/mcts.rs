@@ -146,7 +146,16 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
             if let Goal::Visits(target) = goal {
                 visits = visits.min(target.max(1));
             }
-            search.run(&mut self.evaluator, Budget { visits, root_noise: false })?;
+            match search.run(&mut self.evaluator, Budget { visits, root_noise: false }) {
+                // A search under a clock or until stopped that fills its tree has done what it
+                // can: it answers (a budget of visits it cannot reach stays an error).
+                Err(SearchError::TreeFull { .. })
+                    if !matches!(goal, Goal::Visits(_)) && search.root_visits() > 0 =>
+                {
+                    return Ok(())
+                }
+                result => result?,
+            }
             report.maybe(search);
         }
     }

@@ -14,8 +14,8 @@ use sparsenet::{IncrementalNet, QuantisedNet, SparseEvaluator, SparseWeights};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The table of every engine in the benchmark: 2^20 entries, as the player's.
-const TABLE_BITS: u8 = 20;
+/// The table of every engine in the benchmark: 2^18 entries, as the players'.
+const TABLE_BITS: u8 = 18;
 
 /// One engine's figures over the benchmark's positions.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
