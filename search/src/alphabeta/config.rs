@@ -82,7 +82,7 @@ impl SearchFeatures {
             killers: true,
             history: true,
             keep_table: true,
-            reductions: false,
+            reductions: true,
             instant_forced: true,
             partial_iterations: true,
         }

@@ -39,6 +39,14 @@ fn random_four(rng: &mut SplitMix64) -> Option<Position> {
     Position::new(board(&b), board(&w), kings, side).ok()
 }
 
+/// The full engine without late-move reductions: every line to the depth asked, so a win is found
+/// at exactly its length.
+fn unreduced_engine() -> AlphaBeta {
+    let mut config = AlphaBetaConfig::full(18);
+    config.features.reductions = false;
+    AlphaBeta::new(&config)
+}
+
 #[test]
 fn the_search_alone_proves_deep_table_wins_with_their_exact_length() {
     let tables = tables();
@@ -54,11 +62,15 @@ fn the_search_alone_proves_deep_table_wins_with_their_exact_length() {
         if !(9..=13).contains(&distance) {
             continue;
         }
-        let best = full_engine().best_move_in(&position, Limit::Depth(distance)).unwrap();
+        let best = unreduced_engine().best_move_in(&position, Limit::Depth(distance)).unwrap();
         assert_eq!(best.score, WIN - distance as i32, "{position}: a win in {distance} plies");
         let after = position.play(best.mv);
         assert_eq!(tables.probe(&after), Some(Wdl::Loss), "{position}: {} keeps the win", best.mv);
         assert_eq!(tables.distance(&after).map(u32::from), Some(distance - 1), "{position}");
+        // With reductions the win is still found and kept, perhaps a little longer.
+        let reduced = full_engine().best_move_in(&position, Limit::Depth(distance + 6)).unwrap();
+        assert!(reduced.score >= WIN - distance as i32 - 6, "{position}: {}", reduced.score);
+        assert_eq!(tables.probe(&position.play(reduced.mv)), Some(Wdl::Loss), "{position}");
         longest = longest.max(distance);
         proven += 1;
     }
