@@ -7,19 +7,11 @@ use crate::{
 };
 use draughts::{Color, DrawRules, Game, Position, Turn};
 use egdb::{Tables, Wdl};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-/// Tables for up to 3 pieces, built once into a folder kept for the whole test run.
+/// Tables for up to 3 pieces, built once for the whole test run.
 fn tables() -> Arc<Tables> {
-    static TABLES: OnceLock<(tempfile::TempDir, Arc<Tables>)> = OnceLock::new();
-    let (_, tables) = TABLES.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        egdb::build(dir.path(), 3, |_| {}).unwrap();
-        let tables = Arc::new(Tables::open(dir.path()).unwrap());
-        assert_eq!(tables.max_pieces(), 3);
-        (dir, tables)
-    });
-    Arc::clone(tables)
+    crate::test_positions::tables_up_to(3)
 }
 
 /// The uniform evaluator, counting the positions it is asked about.

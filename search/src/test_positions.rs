@@ -1,6 +1,25 @@
-//! Test helpers: positions from PDN square lists, steps by PDN numbers, a known shot.
+//! Test helpers: positions from PDN square lists, steps by PDN numbers, a known shot, and endgame
+//! tables built once for the whole test run.
 
 use draughts::{Bitboard, Color, Direction, Position, Square, Step};
+use egdb::Tables;
+use std::sync::{Arc, Mutex};
+
+/// Tables for up to `pieces` pieces, built once (for each count) into a folder kept for the whole
+/// test run.
+pub(crate) fn tables_up_to(pieces: u32) -> Arc<Tables> {
+    static BUILT: Mutex<Vec<(u32, tempfile::TempDir, Arc<Tables>)>> = Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, _, tables)) = built.iter().find(|(n, _, _)| *n == pieces) {
+        return Arc::clone(tables);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    egdb::build(dir.path(), pieces, |_| {}).unwrap();
+    let tables = Arc::new(Tables::open(dir.path()).unwrap());
+    assert_eq!(tables.max_pieces(), pieces);
+    built.push((pieces, dir, Arc::clone(&tables)));
+    tables
+}
 
 /// A position from PDN square numbers (men and kings of each side; `kings` lists the squares of
 /// both sides' kings).

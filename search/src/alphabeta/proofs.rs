@@ -5,19 +5,12 @@
 use super::{AlphaBeta, AlphaBetaConfig, Limit, WIN, WON};
 use draughts::{Bitboard, Color, DrawRules, Game, Move, Position, Square};
 use egdb::{Tables, Wdl};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use support::SplitMix64;
 
-/// Tables for up to 4 pieces, built once into a folder kept for the whole test run.
+/// Tables for up to 4 pieces, built once for the whole test run.
 fn tables() -> Arc<Tables> {
-    static TABLES: OnceLock<(tempfile::TempDir, Arc<Tables>)> = OnceLock::new();
-    let (_, tables) = TABLES.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        egdb::build(dir.path(), 4, |_| {}).unwrap();
-        let tables = Arc::new(Tables::open(dir.path()).unwrap());
-        (dir, tables)
-    });
-    Arc::clone(tables)
+    crate::test_positions::tables_up_to(4)
 }
 
 fn full_engine() -> AlphaBeta {
