@@ -14,6 +14,20 @@ pub fn checkers_zero() -> Command {
     command
 }
 
+/// Runs `command` to the end with `input` on its standard input.
+pub fn output_with_input(command: &mut Command, input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// Runs the binary to the end; returns its output (stdout and stderr as text) and whether it succeeded.
 pub fn run_to_end(args: &[&str]) -> (bool, String, String) {
     let Output { status, stdout, stderr } =

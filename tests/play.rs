@@ -1,23 +1,12 @@
 //! `checkers-zero play` as a person meets it: the binary reading moves from its standard input.
 
-use crate::helpers::checkers_zero;
+use crate::helpers::{checkers_zero, output_with_input};
 use model::checkpoint::save;
 use model::{Extras, NetConfig, PolicyValueNet};
-use std::io::Write;
-use std::process::Stdio;
 
 /// Runs `checkers-zero play ARGS` with `input` on its standard input; success and what it printed.
 fn play(args: &[&str], input: &str) -> (bool, String) {
-    let mut child = checkers_zero()
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = output_with_input(checkers_zero().arg("play").args(args), input);
     (
         out.status.success(),
         format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),

@@ -3,11 +3,10 @@
 //! damaged copy written again), loaded natively (no net library), and playing legal games; its
 //! levels (`level:N`) as players.
 
-use crate::helpers::{arg, checkers_zero};
+use crate::helpers::{arg, checkers_zero, output_with_input};
 use draughts::{read_pdn, GameResult};
-use std::io::Write;
 use std::path::Path;
-use std::process::{Output, Stdio};
+use std::process::Output;
 
 /// The net library's path in the tests: none there, so a command that needed it would fail.
 const NO_NET_LIBRARY: &str = "/nonexistent/libcheckers_zero_net.so";
@@ -15,17 +14,13 @@ const NO_NET_LIBRARY: &str = "/nonexistent/libcheckers_zero_net.so";
 /// Runs `checkers-zero ARGS` with `cache` as its cache folder, no net library, and `input` on its
 /// standard input.
 fn run(cache: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = checkers_zero()
-        .args(args)
-        .env("CHECKERS_ZERO_CACHE", cache)
-        .env("CHECKERS_ZERO_NET_LIBRARY", NO_NET_LIBRARY)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    output_with_input(
+        checkers_zero()
+            .args(args)
+            .env("CHECKERS_ZERO_CACHE", cache)
+            .env("CHECKERS_ZERO_NET_LIBRARY", NO_NET_LIBRARY),
+        input,
+    )
 }
 
 /// Standard output of a run that must succeed.
