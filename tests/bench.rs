@@ -1,6 +1,6 @@
 //! `checkers-zero bench --quick` on the tiny config with an inference server for self-play: every
-//! figure of the JSON is there (the two net families' too), with a finite positive value (timings are not checked: shared
-//! machines are noisy).
+//! figure of the JSON is there (the two net families' and the alpha-beta engines' too), with a
+//! finite positive value (timings are not checked: shared machines are noisy).
 
 use crate::helpers::{arg, succeed};
 
@@ -93,9 +93,22 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
         }
     }
     assert!(text.contains("| sparse / ResNet, evaluations/s, batch 1 |"), "no ratios:\n{text}");
+    // The alpha-beta engines with the shipped net, and what each refinement saves.
+    let alphabeta = &figures["alphabeta"];
+    for engine in ["classic_static", "net_incremental", "net_full_recompute"] {
+        for key in ["nodes_per_s", "mean_depth"] {
+            let value = alphabeta[engine][key].as_f64().unwrap_or_else(|| panic!("{engine}.{key}"));
+            assert!(value.is_finite() && value > 0.0, "{engine}.{key} = {value}");
+        }
+    }
+    let ratios = alphabeta["feature_node_ratios"].as_array().expect("the refinements' ratios");
+    let names: Vec<&str> = ratios.iter().filter_map(|pair| pair[0].as_str()).collect();
+    assert_eq!(names, ["pvs", "aspiration", "killers", "history", "keep_table"]);
+    assert!(ratios.iter().all(|pair| pair[1].as_f64().is_some_and(|r| r > 0.0)), "{ratios:?}");
+    assert!(text.contains("| alpha-beta, net incremental |"), "no alpha-beta rows:\n{text}");
     assert_eq!(
         figures.len(),
-        NUMBERS.len() + TEXTS.len() + SHARES.len() + 1,
+        NUMBERS.len() + TEXTS.len() + SHARES.len() + 2,
         "exactly the promised keys: {:?}",
         figures.keys().collect::<Vec<_>>()
     );
