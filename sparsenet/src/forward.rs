@@ -39,11 +39,16 @@ impl ValueOutput {
 
     /// Win, draw and loss probabilities (the softmax of the WDL logits).
     pub fn wdl(&self) -> [f32; 3] {
-        let max = self.wdl_logits.into_iter().fold(f32::NEG_INFINITY, f32::max);
-        let exp = self.wdl_logits.map(|x| (x - max).exp());
-        let total: f32 = exp.iter().sum();
-        exp.map(|x| x / total)
+        wdl_of_logits(self.wdl_logits)
     }
+}
+
+/// Win, draw and loss probabilities of WDL logits (their softmax).
+pub fn wdl_of_logits(logits: [f32; 3]) -> [f32; 3] {
+    let max = logits.into_iter().fold(f32::NEG_INFINITY, f32::max);
+    let exp = logits.map(|x| (x - max).exp());
+    let total: f32 = exp.iter().sum();
+    exp.map(|x| x / total)
 }
 
 /// `min(max(x, 0), 1)` in place.

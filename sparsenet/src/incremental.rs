@@ -10,7 +10,8 @@
 //! numbers them for the side to move.
 
 use crate::features;
-use crate::quantised::{value_of_logits, IntScratch, QuantisedNet};
+use crate::forward::wdl_of_logits;
+use crate::quantised::{IntScratch, QuantisedNet};
 use draughts::{Bitboard, Color, Observation, Position, Square};
 use search::alphabeta::LeafEvaluator;
 use smallvec::SmallVec;
@@ -166,7 +167,8 @@ impl LeafEvaluator for IncrementalNet {
         let counters = features::counters(observation);
         let logits =
             self.net.wdl_logits(&self.stack[offset..offset + a], &counters, &mut self.scratch);
-        value_of_logits(logits)
+        let [win, _, loss] = wdl_of_logits(logits);
+        win - loss
     }
 }
 

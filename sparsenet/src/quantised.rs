@@ -327,13 +327,6 @@ fn has_avx2() -> bool {
     }
 }
 
-/// Win minus loss probability of WDL logits (their softmax), in -1..=1.
-pub fn value_of_logits(logits: [f32; 3]) -> f32 {
-    let max = logits.into_iter().fold(f32::NEG_INFINITY, f32::max);
-    let [w, d, l] = logits.map(|x| (x - max).exp());
-    (w - l) / (w + d + l)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
