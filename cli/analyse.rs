@@ -11,7 +11,6 @@
 
 use crate::lone_player;
 use crate::match_cmd::NetArgs;
-use crate::progress;
 use crate::shipped_net;
 use anyhow::{anyhow, Context, Result};
 use arena::{Contestant, Player};

@@ -15,7 +15,6 @@ pub mod match_cmd;
 pub mod net_commands;
 pub mod perft;
 pub mod play;
-pub mod progress;
 pub mod serve;
 pub mod shipped_net;
 

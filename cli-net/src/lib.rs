@@ -2,12 +2,12 @@
 //! gates, exports, benchmarks, and net players in the shared commands). The binary parses the
 //! command line, loads this library only when the command needs it, and hands it the same command
 //! line ([`checkers_zero_net_main`]); nothing but that text crosses between the two. The commands
-//! themselves are the `run` crate's.
+//! themselves are the `run` crate's, which takes options of its own ([`commands`] fills them in).
+
+mod commands;
 
 use clap::Parser;
-use cli::net_commands::NetCommand;
 use cli::{Cli, Command, NetSupport};
-use run::commands;
 use search::NetLoader;
 use std::ffi::{c_char, c_int, CStr, OsString};
 use std::io::Write;
@@ -43,14 +43,7 @@ pub unsafe extern "C" fn checkers_zero_net_main(argc: c_int, argv: *const *const
 
 fn run(cli: Cli) -> c_int {
     let result = match cli.command {
-        Command::Net(NetCommand::Run(args)) => commands::run(args),
-        Command::Net(NetCommand::Selfplay(args)) => commands::selfplay(args),
-        Command::Net(NetCommand::Train(args)) => commands::train(args),
-        Command::Net(NetCommand::Gate(args)) => commands::gate(args),
-        Command::Net(NetCommand::Export(args)) => commands::export(args),
-        Command::Net(NetCommand::Widen(args)) => commands::widen(args),
-        Command::Net(NetCommand::Ladder(args)) => commands::ladder(args),
-        Command::Net(NetCommand::Bench(args)) => commands::bench(args),
+        Command::Net(command) => commands::run(command),
         Command::Shared(shared) => shared.run(Some(&Torch)),
     };
     c_int::from(cli::exit_status(result))

@@ -16,8 +16,6 @@ mod training;
 use crate::run_state::set_cpu_threads;
 use alphabeta::bench_alphabeta;
 use anyhow::{Context, Result};
-use cli::net_commands::BenchArgs;
-use cli::progress;
 use families::{bench_families, FamilyPlan};
 use matches::bench_matches;
 use model::{Inference, ModelError, PolicyValueNet};
@@ -25,8 +23,9 @@ use report::Figures;
 use runconfig::RunConfig;
 use self_play::{bench_selfplay, bench_selfplay_served, SelfPlayBench, ServedBench};
 use selfplay::{SessionError, SessionTotals};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use support::DeviceSpec;
 use training::bench_train;
 
 /// How long each measurement runs.
@@ -88,13 +87,27 @@ const QUICK: Plan = Plan {
 /// Batch sizes of the forward-pass figures.
 const FORWARD_BATCHES: [usize; 5] = [1, 64, 256, 1024, 4096];
 
+/// What `checkers-zero bench` measures.
+pub struct BenchOptions {
+    /// Short measurements (under a minute on a 2-core CPU), for smoke tests.
+    pub quick: bool,
+    /// Also write the figures as JSON to this file.
+    pub json: Option<PathBuf>,
+    /// Where the net runs (default: the config's device).
+    pub device: Option<DeviceSpec>,
+    /// The config whose net, self-play and training settings are measured.
+    pub config: PathBuf,
+    /// The shipped net's checkpoint, which the alpha-beta engine plays.
+    pub shipped_net: PathBuf,
+}
+
 /// `checkers-zero bench`: every performance figure, as a table and optionally JSON.
-pub fn run(args: BenchArgs) -> Result<()> {
-    let mut config = RunConfig::load(&args.config)?;
-    if let Some(device) = args.device {
+pub fn run(options: BenchOptions) -> Result<()> {
+    let mut config = RunConfig::load(&options.config)?;
+    if let Some(device) = options.device {
         config.device = device;
     }
-    let plan = if args.quick { QUICK } else { FULL };
+    let plan = if options.quick { QUICK } else { FULL };
     let device = model::resolve_device(config.device)?;
     let bf16 = config.bf16 && device.is_cuda();
     // One thread setting for every net figure: the one self-play uses.
@@ -151,7 +164,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         "alpha-beta with the shipped net, {positions} positions at {} s (one thread)",
         per_move.as_secs_f64()
     ));
-    let shipped = sparsenet::SparseWeights::load(&cli::shipped_net::checkpoint()?)?.0;
+    let shipped = sparsenet::SparseWeights::load(&options.shipped_net)?.0;
     let requests = model::decision_requests(0x5eed, 4096);
     let shipped = std::sync::Arc::new(shipped);
     let alphabeta = bench_alphabeta(&shipped, &requests, per_move, positions, feature_depth);
@@ -200,9 +213,9 @@ pub fn run(args: BenchArgs) -> Result<()> {
         served.as_ref(),
         &matches,
         &train,
-        args.quick,
+        options.quick,
     );
-    if let Some(path) = &args.json {
+    if let Some(path) = &options.json {
         write_json(path, &figures)?;
     }
     Ok(())

@@ -11,7 +11,6 @@ use crate::logs::{append_records, read_records};
 use crate::run_state::fetch_checkpoint;
 use anyhow::{Context, Result};
 use arena::{play_anchor, Entrant, EvalRecord, NetOptions, NetSource, PlayerSpec, ResultRecord};
-use cli::progress;
 use egdb::Tables;
 use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun, Log};

@@ -2,13 +2,22 @@
 //! a JSON description beside it.
 
 use anyhow::Result;
-use cli::net_commands::ExportArgs;
 use model::ExportFormat;
+use std::path::PathBuf;
+
+/// What `checkers-zero export` writes.
+pub struct ExportOptions {
+    /// The checkpoint (.safetensors) to export.
+    pub checkpoint: PathBuf,
+    /// The format to write.
+    pub format: ExportFormat,
+    /// The file to write; its description goes to FILE.json.
+    pub out: PathBuf,
+}
 
 /// `checkers-zero export`: a checkpoint as TorchScript, ONNX or safetensors, with its description.
-pub fn run(args: ExportArgs) -> Result<()> {
-    let format: ExportFormat = args.format.parse().map_err(anyhow::Error::msg)?;
-    let description = model::export::export(&args.checkpoint, format, &args.out)?;
-    println!("wrote {} and {}", args.out.display(), description.display());
+pub fn run(options: ExportOptions) -> Result<()> {
+    let description = model::export::export(&options.checkpoint, options.format, &options.out)?;
+    println!("wrote {} and {}", options.out.display(), description.display());
     Ok(())
 }

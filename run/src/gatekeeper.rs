@@ -8,10 +8,9 @@
 use crate::eval_anchors;
 use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
-use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
+use crate::run_state::{ensure_best, open_run_options, set_cpu_threads, RunDirOptions};
 use crate::store_retry::{retry, sleep};
 use anyhow::Result;
-use cli::net_commands::GateArgs;
 use egdb::Tables;
 use runconfig::RunConfig;
 use rundata::{layout, BestNet, CachedRun};
@@ -22,15 +21,23 @@ use train::TbLogger;
 /// How long a following evaluator waits between two looks for a new candidate.
 const POLL: Duration = Duration::from_secs(2);
 
-/// `checkers-zero gate`: gates the newest candidate, once or (`--follow`) as each comes.
-pub fn run(args: GateArgs) -> Result<()> {
+/// What `checkers-zero gate` gates.
+pub struct GateOptions {
+    /// The run and its config.
+    pub run: RunDirOptions,
+    /// Keep waiting for new candidates instead of stopping when none is left (until Ctrl-C).
+    pub follow: bool,
+}
+
+/// `checkers-zero gate`: gates the newest candidate, once or (`follow`) as each comes.
+pub fn run(options: GateOptions) -> Result<()> {
     interrupt::install();
-    let (cached, config) = retry("opening the run", || open_run_args(&args.run, "gate"))?;
+    let (cached, config) = retry("opening the run", || open_run_options(&options.run, "gate"))?;
     set_cpu_threads(&config, 1);
     let tables = config.egdb.load()?;
     let mut tb = TbLogger::create(&cached.run().tb_dir().join("gate"))?;
     let until =
-        Until { candidates_ended: &|| !args.follow, final_evaluation: false, run_clock: None };
+        Until { candidates_ended: &|| !options.follow, final_evaluation: false, run_clock: None };
     let gated = follow(&cached, &config, tables, &mut tb, &until)?;
     println!("gated {gated} candidates");
     Ok(())

@@ -9,7 +9,6 @@ use arena::{
     run_gate, Contestant, Entrant, GateConfig, GateRecord, NetOptions, NetSource, PlayerSpec,
     ResultRecord,
 };
-use cli::progress;
 use egdb::Tables;
 use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun, Log, Promotion, RunDir};

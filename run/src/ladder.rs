@@ -15,16 +15,28 @@ use arena::{
     curve_svg, default_anchor, elo_svg, linked_to, rate, Clock, LearningCurve, Slope, XAxis,
     VIRTUAL_DRAWS,
 };
-use cli::net_commands::LadderArgs;
 use rundata::{CachedRun, Log, RunDir};
 use std::path::{Path, PathBuf};
 
+/// What `checkers-zero ladder` rates.
+pub struct LadderOptions {
+    /// The run: a folder or `s3://bucket/prefix`.
+    pub run_dir: String,
+    /// For an `s3://` run: the local folder for its records and plots (default: under the cache).
+    pub cache: Option<PathBuf>,
+    /// The player rated 0 (default: [`default_anchor`]).
+    pub anchor: Option<String>,
+    /// Where to write the plot against training step (default: RUN/elo.svg); the plot against
+    /// wall time goes beside it, with `-time` added before the extension.
+    pub plot: Option<PathBuf>,
+}
+
 /// `checkers-zero ladder`: rates a run's nets and anchors, with its learning curve.
-pub fn run(args: LadderArgs) -> Result<()> {
-    if !args.run_dir.starts_with("s3://") {
-        RunDir::existing(&args.run_dir)?;
+pub fn run(options: LadderOptions) -> Result<()> {
+    if !options.run_dir.starts_with("s3://") {
+        RunDir::existing(&options.run_dir)?;
     }
-    let cached = CachedRun::open(&args.run_dir, args.cache.as_deref(), "ladder")?;
+    let cached = CachedRun::open(&options.run_dir, options.cache.as_deref(), "ladder")?;
     let run = cached.run();
     let file = cached.sync(Log::Results)?;
     let results = rundata::read_json_lines::<arena::ResultRecord>(&file)?;
@@ -32,7 +44,7 @@ pub fn run(args: LadderArgs) -> Result<()> {
         eprintln!("warning: skipped {}", support::one_line(skipped));
     }
     anyhow::ensure!(!results.records.is_empty(), "{}: no recorded games", file.display());
-    let anchor = args.anchor.clone().unwrap_or_else(|| default_anchor(&results.records));
+    let anchor = options.anchor.clone().unwrap_or_else(|| default_anchor(&results.records));
     let linked = linked_to(&results.records, &anchor);
     if linked.len() < results.records.len() {
         let mut apart: Vec<&str> = results
@@ -58,11 +70,11 @@ pub fn run(args: LadderArgs) -> Result<()> {
     );
     // The trainer's measurements on the endgame tables, when the run has them.
     let endgame_file = run.train_dir().join(train::ENDGAME_LOG_FILE);
-    let endgame = endgame_file
-        .exists()
-        .then(|| train::read_endgame_log(&endgame_file))
-        .transpose()
-        .with_context(|| format!("reading {}", endgame_file.display()))?;
+    let endgame =
+        endgame_file.exists().then(|| train::read_endgame_log(&endgame_file)).transpose()?;
+    for skipped in endgame.iter().flat_map(|log| &log.skipped) {
+        eprintln!("warning: skipped {}", support::one_line(skipped));
+    }
     print!(
         "{:width$}  {:>8}  {:>5}  {:>5}  {:>6}  {:>5}",
         "player", "step", "games", "score", "Elo", "±95%"
@@ -80,12 +92,12 @@ pub fn run(args: LadderArgs) -> Result<()> {
         );
         let accuracy = endgame.as_ref().map(|log| {
             r.step
-                .and_then(|s| log.get(&s))
+                .and_then(|s| log.by_step.get(&s))
                 .map_or_else(|| "-".to_string(), |m| format!("{:.1}%", 100.0 * m.accuracy))
         });
         println!("{}", accuracy.map_or_else(String::new, |a| format!("  {a:>8}")));
     }
-    let plot = args.plot.unwrap_or_else(|| run.root().join("elo.svg"));
+    let plot = options.plot.unwrap_or_else(|| run.root().join("elo.svg"));
     for (axis, path) in [(XAxis::Step, plot.clone()), (XAxis::Hours, time_plot(&plot))] {
         std::fs::write(&path, elo_svg(&ratings, axis))
             .with_context(|| format!("writing {}", path.display()))?;

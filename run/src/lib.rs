@@ -25,15 +25,16 @@ pub mod training;
 mod widen;
 
 /// The commands of `checkers-zero` that need libtorch, one function each, taking the command's
-/// parsed arguments (`cli::net_commands`).
+/// options (plain structs: the command line's flags are the binary's, which fills these in).
 pub mod commands {
-    pub use crate::bench::run as bench;
-    pub use crate::egdb_accuracy::accuracy as egdb_accuracy;
-    pub use crate::export::run as export;
-    pub use crate::gatekeeper::run as gate;
-    pub use crate::ladder::run as ladder;
-    pub use crate::run_loop::run;
-    pub use crate::selfplay::run as selfplay;
-    pub use crate::train::run as train;
-    pub use crate::widen::run as widen;
+    pub use crate::bench::{run as bench, BenchOptions};
+    pub use crate::egdb_accuracy::{accuracy as egdb_accuracy, AccuracyOptions};
+    pub use crate::export::{run as export, ExportOptions};
+    pub use crate::gatekeeper::{run as gate, GateOptions};
+    pub use crate::ladder::{run as ladder, LadderOptions};
+    pub use crate::run_loop::{run, RunOptions};
+    pub use crate::run_state::RunDirOptions;
+    pub use crate::selfplay::{run as selfplay, SelfplayOptions};
+    pub use crate::train::{run as train, TrainOptions};
+    pub use crate::widen::{run as widen, WidenOptions};
 }

@@ -11,7 +11,6 @@
 use crate::run_state::{fetch_net, load_inference};
 use crate::store_retry::unreachable;
 use anyhow::{Context, Result};
-use cli::progress;
 use model::NetConfig;
 use model::NetEvaluator;
 use runconfig::RunConfig;

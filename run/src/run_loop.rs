@@ -9,20 +9,31 @@ mod sequential;
 
 use crate::budget::Progress;
 use crate::interrupt;
-use crate::run_state::open_run_args;
+use crate::run_state::{open_run_options, RunDirOptions};
 use crate::train::open_trainer;
 use anyhow::{bail, Result};
-use cli::net_commands::RunArgs;
 use egdb::Tables;
 use runconfig::{RunConfig, RunMode};
 use rundata::{CachedRun, RunDir};
 use std::sync::Arc;
 use train::{SelfPlayFigures, Trainer};
 
+/// What `checkers-zero run` runs: the run, and the budget's overrides.
+pub struct RunOptions {
+    /// The run and its config.
+    pub run: RunDirOptions,
+    /// Total training steps (default: the config's budget).
+    pub train_steps: Option<u64>,
+    /// Total self-play games (default: the config's budget).
+    pub selfplay_games: Option<u64>,
+    /// Total wall-clock minutes (default: the config's budget).
+    pub wall_minutes: Option<f64>,
+}
+
 /// `checkers-zero run`: the whole loop on one machine until the budget is spent.
-pub fn run(args: RunArgs) -> Result<()> {
+pub fn run(options: RunOptions) -> Result<()> {
     interrupt::install();
-    let (cached, mut config) = open_run_args(&args.run, "run")?;
+    let (cached, mut config) = open_run_options(&options.run, "run")?;
     if cached.is_remote() {
         bail!(
             "{}: `run` is the one-machine loop and needs a local --run-dir; on object storage start \
@@ -33,9 +44,9 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     let run = cached.run();
     let budget = &mut config.budget;
-    budget.train_steps = args.train_steps.unwrap_or(budget.train_steps);
-    budget.selfplay_games = args.selfplay_games.unwrap_or(budget.selfplay_games);
-    budget.wall_minutes = args.wall_minutes.unwrap_or(budget.wall_minutes);
+    budget.train_steps = options.train_steps.unwrap_or(budget.train_steps);
+    budget.selfplay_games = options.selfplay_games.unwrap_or(budget.selfplay_games);
+    budget.wall_minutes = options.wall_minutes.unwrap_or(budget.wall_minutes);
     config.validate()?;
     println!("run {} (config kept in {})", run.root().display(), run.config_file().display());
     let progress = Progress::open(run)?;

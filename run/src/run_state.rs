@@ -2,24 +2,37 @@
 //! (new or resumed), its best net, and nets loaded for inference on the configured device.
 
 use anyhow::{bail, Context, Result};
-use cli::net_commands::RunDirArgs;
 use model::{Inference, PolicyValueNet};
 use runconfig::RunConfig;
 use rundata::{layout, BestNet, CachedRun, Created, Promotion, RunDir};
 use std::path::{Path, PathBuf};
 
-/// Opens the run the flags name for a process of `role` (see [`open_run`]).
-pub fn open_run_args(args: &RunDirArgs, role: &str) -> Result<(CachedRun, RunConfig)> {
-    let run = CachedRun::open(&args.run_dir, args.cache.as_deref(), role)?;
-    let config = open_run(&run, args.config.as_deref())?;
+/// The run a command opens (`run`, `selfplay`, `train` and `gate` share these).
+pub struct RunDirOptions {
+    /// The run: a folder, or `s3://bucket/prefix` (created if new, resumed if not).
+    pub run_dir: String,
+    /// For an `s3://` run: this process's local folder for the run's files (default: under the
+    /// cache, see [`CachedRun::open`]).
+    pub cache: Option<PathBuf>,
+    /// Config of a new run (default: configs/default.toml); an existing run uses its own copy.
+    pub config: Option<PathBuf>,
+    /// The commit of the program, named in the header of a new run's copy of its config.
+    pub commit: &'static str,
+}
+
+/// Opens the run `options` names for a process of `role` (see [`open_run`]).
+pub fn open_run_options(options: &RunDirOptions, role: &str) -> Result<(CachedRun, RunConfig)> {
+    let run = CachedRun::open(&options.run_dir, options.cache.as_deref(), role)?;
+    let config = open_run(&run, options.config.as_deref(), options.commit)?;
     Ok((run, config))
 }
 
 /// The config of `run`. A new run takes `config` (or `configs/default.toml`) and keeps a copy;
 /// an existing run uses its own copy, and a `config` given too must say the same (budgets and
 /// `run.mode` aside, which it then sets).
-/// Of processes starting one S3 run at once, the first to store its copy sets the config.
-pub fn open_run(cached: &CachedRun, config: Option<&Path>) -> Result<RunConfig> {
+/// Of processes starting one S3 run at once, the first to store its copy sets the config. `commit`
+/// is the program's, named in the copy's header.
+pub fn open_run(cached: &CachedRun, config: Option<&Path>, commit: &str) -> Result<RunConfig> {
     let run = cached.run();
     let saved = run.config_file();
     if cached.is_remote() {
@@ -38,7 +51,7 @@ pub fn open_run(cached: &CachedRun, config: Option<&Path>) -> Result<RunConfig> 
         let path =
             config.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("configs/default.toml"));
         let config = RunConfig::load(&path)?;
-        support::write_atomic(&saved, provenance(&config).as_bytes())?;
+        support::write_atomic(&saved, provenance(&config, commit).as_bytes())?;
         if cached.publish(&saved)? == Created::New {
             return Ok(config);
         }
@@ -61,11 +74,11 @@ pub fn open_run(cached: &CachedRun, config: Option<&Path>) -> Result<RunConfig> 
 }
 
 /// The resolved config as TOML, headed by comments naming the version and commit that wrote it.
-fn provenance(config: &RunConfig) -> String {
+fn provenance(config: &RunConfig, commit: &str) -> String {
     format!(
         "# checkers-zero {} (git {}), run created at unix time {}\n{}",
         env!("CARGO_PKG_VERSION"),
-        cli::COMMIT,
+        commit,
         support::unix_seconds(),
         config.to_toml()
     )

@@ -7,11 +7,9 @@
 
 use crate::interrupt;
 use crate::playing_net::PlayingNet;
-use crate::run_state::{ensure_best, open_run_args, set_cpu_threads};
+use crate::run_state::{ensure_best, open_run_options, set_cpu_threads, RunDirOptions};
 use crate::store_retry::retry;
 use anyhow::Result;
-use cli::net_commands::SelfplayArgs;
-use cli::progress;
 use egdb::Tables;
 use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun, RunDir, Uploader};
@@ -24,11 +22,24 @@ use std::time::Duration;
 /// How long a stopping process keeps trying to upload its last shards.
 const UPLOAD_PATIENCE: Duration = Duration::from_secs(60);
 
+/// What `checkers-zero selfplay` plays.
+pub struct SelfplayOptions {
+    /// The run and its config.
+    pub run: RunDirOptions,
+    /// Games to play (default: the config's games per generation); with `follow`, games per batch.
+    pub games: Option<u64>,
+    /// Worker threads (default: the config's).
+    pub workers: Option<usize>,
+    /// Keep playing batch after batch with the newest best net (until Ctrl-C).
+    pub follow: bool,
+}
+
 /// `checkers-zero selfplay`: plays games with the best net into shards, once or following.
-pub fn run(args: SelfplayArgs) -> Result<()> {
+pub fn run(options: SelfplayOptions) -> Result<()> {
     interrupt::install();
-    let (cached, mut config) = retry("opening the run", || open_run_args(&args.run, "selfplay"))?;
-    if let Some(workers) = args.workers {
+    let (cached, mut config) =
+        retry("opening the run", || open_run_options(&options.run, "selfplay"))?;
+    if let Some(workers) = options.workers {
         config.selfplay.workers = workers;
         config.validate()?;
     }
@@ -45,10 +56,10 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     // Separate processes must not replay each other's games: mix the process into the seed.
     let seed = config.seed ^ (u64::from(std::process::id()) << 32) ^ support::unix_seconds();
     let mut batches = Numbered {
-        games: args.games.unwrap_or(config.budget.games_per_generation),
+        games: options.games.unwrap_or(config.budget.games_per_generation),
         seed,
         started: 0,
-        follow: args.follow,
+        follow: options.follow,
     };
     let tables = config.egdb.load()?;
     let played = follow(

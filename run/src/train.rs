@@ -6,22 +6,30 @@
 //! a trainer on another machine (a fresh cache) resumes where it left off.
 
 use crate::interrupt;
-use crate::run_state::open_run_args;
+use crate::run_state::{open_run_options, RunDirOptions};
 use crate::store_retry::retry;
 use crate::train_store::{download_state, upload_state};
 use crate::training;
 use anyhow::{bail, Result};
-use cli::net_commands::TrainArgs;
-use cli::progress;
 use egdb::Tables;
 use runconfig::RunConfig;
 use rundata::{layout, CachedRun, RunDir};
 use train::{EndgameSet, StepOutcome, TrainPaths, Trainer};
 
+/// What `checkers-zero train` trains.
+pub struct TrainOptions {
+    /// The run and its config.
+    pub run: RunDirOptions,
+    /// Stop after this many training steps in this call (default: all the data pays for).
+    pub steps: Option<u64>,
+    /// Keep waiting for new shards instead of stopping when the data is used up (until Ctrl-C).
+    pub follow: bool,
+}
+
 /// `checkers-zero train`: trains on the run's shards, once or following.
-pub fn run(args: TrainArgs) -> Result<()> {
+pub fn run(options: TrainOptions) -> Result<()> {
     interrupt::install();
-    let (cached, config) = retry("opening the run", || open_run_args(&args.run, "train"))?;
+    let (cached, config) = retry("opening the run", || open_run_options(&options.run, "train"))?;
     let run = cached.run();
     if matches!(config.train.schedule, runconfig::ScheduleConfig::CosineBudget { .. }) {
         eprintln!(
@@ -39,9 +47,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let mut trainer = open_trainer(run, &config, tables.as_deref())?;
     let start = trainer.step();
     let until = training::Until {
-        limit: start.saturating_add(args.steps.unwrap_or(u64::MAX)),
+        limit: start.saturating_add(options.steps.unwrap_or(u64::MAX)),
         stop: &|| false,
-        data_ended: &|| !args.follow,
+        data_ended: &|| !options.follow,
         trained: &|_| {},
         budget_spent: &|| None,
     };

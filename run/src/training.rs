@@ -8,7 +8,6 @@ use crate::interrupt;
 use crate::store_retry::{retry, sleep};
 use crate::train::{checkpoint, train_paid_steps, warn_damaged};
 use anyhow::Result;
-use cli::progress;
 use rundata::{layout, CachedRun};
 use std::time::{Duration, Instant};
 use train::Trainer;

@@ -19,7 +19,6 @@ use crate::run_state::{ensure_best, set_cpu_threads};
 use crate::selfplay::{describe, Batch, Batches};
 use crate::training;
 use anyhow::{Error, Result};
-use cli::progress;
 use egdb::Tables;
 use runconfig::{BudgetConfig, RunConfig};
 use rundata::{BestNet, CachedRun};
