@@ -10,7 +10,7 @@
 //! gets a line a game (and a bar over the positions on a terminal).
 
 use crate::lone_player;
-use crate::match_cmd::NetArgs;
+use crate::net_support::NetArgs;
 use crate::shipped_net;
 use anyhow::{anyhow, Context, Result};
 use arena::{Contestant, Player};
@@ -50,7 +50,7 @@ pub struct AnalyseArgs {
 impl AnalyseArgs {
     /// Whether the engine is a net that needs libtorch (the shipped net runs natively).
     pub fn needs_net(&self) -> bool {
-        self.player.as_deref().is_some_and(crate::command::needs_libtorch)
+        self.player.as_deref().is_some_and(crate::net_support::needs_libtorch)
     }
 }
 

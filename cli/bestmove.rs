@@ -3,7 +3,7 @@
 //! Output, one `key value` a line: `move`, then `value` and `pv` when known.
 
 use crate::lone_player;
-use crate::match_cmd::NetArgs;
+use crate::net_support::NetArgs;
 use crate::shipped_net;
 use anyhow::{Context, Result};
 use arena::Contestant;
@@ -32,7 +32,7 @@ pub struct BestmoveArgs {
 impl BestmoveArgs {
     /// Whether the player is a net that needs libtorch (the shipped net runs natively).
     pub fn needs_net(&self) -> bool {
-        self.player.as_deref().is_some_and(crate::command::needs_libtorch)
+        self.player.as_deref().is_some_and(crate::net_support::needs_libtorch)
     }
 }
 

@@ -1,9 +1,12 @@
 //! The command line: every command and its arguments, which of them need libtorch, and the code of
 //! those that run without it. The binary runs a command itself when it needs no net; otherwise the
 //! net library (`cli-net/`) runs it, with [`NetSupport`] for what the shared commands need of it.
+//! What the commands share (the net flags, whether a player needs libtorch) is in
+//! [`crate::net_support`], which imports no command.
 
-use crate::egdb::{AccuracyArgs, EgdbArgs};
+use crate::egdb::EgdbArgs;
 use crate::net_commands::NetCommand;
+use crate::net_support::NetSupport;
 use crate::{analyse, bestmove, egdb, hub_cmd, match_cmd, perft, play, serve};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -54,29 +57,6 @@ pub enum SharedCommand {
     /// An engine's view of every move of the games in a PDN file: annotated PDN, mistakes and
     /// blunders.
     Analyse(analyse::AnalyseArgs),
-}
-
-/// What the net library gives the shared commands.
-pub trait NetSupport {
-    /// Loads the nets of net players.
-    fn loader(&self) -> Arc<dyn NetLoader>;
-    /// Runs `egdb accuracy`.
-    fn egdb_accuracy(&self, args: AccuracyArgs) -> Result<()>;
-}
-
-/// Whether the player named `text` needs libtorch: a net player whose checkpoint is not of the
-/// sparse family (those run natively). A spec that does not parse says no: the binary itself
-/// then reports what is wrong with it.
-pub fn needs_libtorch(text: &str) -> bool {
-    arena::names_a_net(text)
-        && text
-            .parse::<arena::PlayerSpec>()
-            .is_ok_and(|spec| spec.net().is_some_and(|net| !sparsenet::is_sparse(&net.checkpoint)))
-}
-
-/// `net`, or an error saying that `what` needs the net library.
-pub fn needs<'a>(net: Option<&'a dyn NetSupport>, what: &str) -> Result<&'a dyn NetSupport> {
-    net.ok_or_else(|| anyhow::anyhow!("{what} needs the net library (libtorch)"))
 }
 
 impl SharedCommand {

@@ -9,7 +9,8 @@
 //! gets a line `error: ...` and the command fails at the end. `accuracy NET` measures a
 //! checkpoint's value head on a fixed, seeded set of table positions (in the net library).
 
-use crate::command::{needs, NetSupport};
+use crate::net_commands::AccuracyArgs;
+use crate::net_support::{needs, NetSupport};
 use ::egdb::{Tables, MAX_PIECES};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
@@ -57,22 +58,6 @@ pub struct ProbeArgs {
     /// The position in draughts FEN, e.g. `W:WK19,K23:BK28,12`; without it, FEN lines from stdin.
     #[arg(long)]
     fen: Option<String>,
-}
-
-/// `egdb accuracy` (run by the net library).
-#[derive(Args)]
-pub struct AccuracyArgs {
-    /// The checkpoint file (a net or a training state).
-    pub net: PathBuf,
-    /// Folder of the tables [default: the per-machine cache, `$CHECKERS_ZERO_CACHE/egdb`].
-    #[arg(long)]
-    pub dir: Option<PathBuf>,
-    /// Positions of at most this many pieces.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=MAX_PIECES as i64))]
-    pub pieces: u32,
-    /// Seed of the set (a run's `seed` gives the set that run measures on).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
 }
 
 impl EgdbArgs {

@@ -4,7 +4,7 @@
 //! player.
 
 use crate::lone_player;
-use crate::match_cmd::NetArgs;
+use crate::net_support::NetArgs;
 use anyhow::Result;
 use arena::{Contestant, Entrant, Player, PlayerSpec};
 use clap::Args;
@@ -49,7 +49,7 @@ impl HubArgs {
 
     /// Whether the player is a net that needs libtorch (the shipped net runs natively).
     pub fn needs_net(&self) -> bool {
-        self.spec().is_some_and(|spec| crate::command::needs_libtorch(&spec))
+        self.spec().is_some_and(|spec| crate::net_support::needs_libtorch(&spec))
     }
 }
 

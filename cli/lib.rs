@@ -13,12 +13,14 @@ pub mod levels;
 pub mod lone_player;
 pub mod match_cmd;
 pub mod net_commands;
+pub mod net_support;
 pub mod perft;
 pub mod play;
 pub mod serve;
 pub mod shipped_net;
 
-pub use command::{exit_status, Cli, Command, NetSupport, SharedCommand};
+pub use command::{exit_status, Cli, Command, SharedCommand};
+pub use net_support::NetSupport;
 
 /// The commit this build comes from (12 hex digits, or `unknown` outside a git checkout).
 pub const COMMIT: &str = env!("CHECKERS_ZERO_GIT_HASH");

@@ -7,11 +7,12 @@
 //! played, so an interrupted match goes on where it stopped. With `--sprt ELO0,ELO1[,ALPHA,BETA]`
 //! the match stops as soon as the test decides (`--games` is then the most it plays).
 
+use crate::net_support::{needs_libtorch, NetArgs};
 use anyhow::{Context, Result};
 use arena::{
     black_points, read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant,
-    Entrant, Fixture, MatchConfig, NetOptions, PlayedGame, PlayerSpec, ResultRecord, SprtConfig,
-    SprtState, Tally,
+    Entrant, Fixture, MatchConfig, PlayedGame, PlayerSpec, ResultRecord, SprtConfig, SprtState,
+    Tally,
 };
 use clap::Args;
 use draughts::DrawRules;
@@ -67,55 +68,10 @@ pub struct MatchArgs {
     seed: u64,
 }
 
-/// How net players think when their spec does not say.
-#[derive(Args)]
-pub struct NetArgs {
-    /// MCTS playouts per decision for mcts players that name none.
-    #[arg(long, conflicts_with = "time")]
-    playouts: Option<u32>,
-    /// Seconds per move for every player that names no budget: mcts players without playouts
-    /// and `alphabeta` without a depth (so `match mcts:NET alphabeta --time 0.1` is equal time).
-    #[arg(long, value_name = "SECONDS")]
-    time: Option<f64>,
-    /// Where nets run: cpu, cuda, cuda:N or auto.
-    #[arg(long, default_value = "cpu")]
-    device: String,
-    /// Folder of endgame tables (`checkers-zero egdb build`): mcts players take the positions they
-    /// cover as exact, and `match` adjudicates a game at the first such position. A folder without
-    /// tables means none; a damaged table is an error.
-    #[arg(long, value_name = "DIR")]
-    egdb: Option<PathBuf>,
-}
-
-impl NetArgs {
-    /// The players' options, with `nets` to load their nets.
-    pub fn options(&self, nets: Option<Arc<dyn NetLoader>>) -> Result<NetOptions> {
-        let mut options =
-            NetOptions { device: self.device.parse()?, nets, ..NetOptions::default() };
-        if let Some(playouts) = self.playouts {
-            anyhow::ensure!(playouts >= 1, "--playouts {playouts}: must be at least 1");
-            options.playouts = playouts;
-        }
-        if let Some(time) = self.time {
-            anyhow::ensure!(
-                time > 0.0 && time <= 3600.0,
-                "--time {time}: must be in (0, 3600] seconds"
-            );
-            options.time = Some(Duration::from_secs_f64(time));
-        }
-        if let Some(dir) = &self.egdb {
-            let tables = ::egdb::Tables::open(dir)
-                .with_context(|| format!("--egdb {}: loading the endgame tables", dir.display()))?;
-            options.egdb = (tables.max_pieces() > 0).then(|| Arc::new(tables));
-        }
-        Ok(options)
-    }
-}
-
 impl MatchArgs {
     /// Whether a player is a net that needs libtorch.
     pub fn needs_net(&self) -> bool {
-        crate::command::needs_libtorch(&self.a) || crate::command::needs_libtorch(&self.b)
+        needs_libtorch(&self.a) || needs_libtorch(&self.b)
     }
 }
 

@@ -2,6 +2,7 @@
 //! (`cli-net/`, loaded by the binary only for these commands); the arguments live here so that
 //! the binary parses, checks and explains every command line itself.
 
+use ::egdb::MAX_PIECES;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use support::DeviceSpec;
@@ -156,6 +157,22 @@ pub struct LadderArgs {
     /// time goes beside it, with `-time` added before the extension (RUN/elo-time.svg).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+}
+
+/// `egdb accuracy` (run by the net library; the other `egdb` subcommands are the binary's).
+#[derive(Args)]
+pub struct AccuracyArgs {
+    /// The checkpoint file (a net or a training state).
+    pub net: PathBuf,
+    /// Folder of the tables [default: the per-machine cache, `$CHECKERS_ZERO_CACHE/egdb`].
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Positions of at most this many pieces.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=MAX_PIECES as i64))]
+    pub pieces: u32,
+    /// Seed of the set (a run's `seed` gives the set that run measures on).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// `checkers-zero bench`.

@@ -6,7 +6,7 @@
 //! The game loop ([`play_game`]) reads any `BufRead` and writes any `Write`, so tests script it.
 
 use crate::lone_player;
-use crate::match_cmd::NetArgs;
+use crate::net_support::NetArgs;
 use crate::shipped_net;
 use anyhow::{Context, Result};
 use arena::{Contestant, Player};
@@ -60,7 +60,7 @@ impl PlayArgs {
 
     /// Whether the opponent is a net that needs libtorch (the shipped net runs natively).
     pub fn needs_net(&self) -> bool {
-        self.spec().is_some_and(|spec| crate::command::needs_libtorch(&spec))
+        self.spec().is_some_and(|spec| crate::net_support::needs_libtorch(&spec))
     }
 }
 

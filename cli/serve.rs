@@ -20,7 +20,7 @@ mod guard;
 mod net_view;
 mod run_view;
 
-use crate::match_cmd::NetArgs;
+use crate::net_support::NetArgs;
 use anyhow::{Context, Result};
 use clap::Args;
 use search::NetLoader;
@@ -77,7 +77,7 @@ impl ServeArgs {
 
     /// Whether the default engine is a net that needs libtorch (the shipped net runs natively).
     pub fn needs_net(&self) -> bool {
-        self.spec().is_some_and(|spec| crate::command::needs_libtorch(&spec))
+        self.spec().is_some_and(|spec| crate::net_support::needs_libtorch(&spec))
     }
 }
 

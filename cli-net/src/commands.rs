@@ -2,7 +2,7 @@
 //! turned into the options of the `run` crate's command, which then runs.
 
 use anyhow::Result;
-use cli::egdb::AccuracyArgs;
+use cli::net_commands::AccuracyArgs;
 use cli::net_commands::{NetCommand, RunDirArgs};
 use run::commands::{self as run_commands, *};
 

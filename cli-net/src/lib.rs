@@ -57,7 +57,7 @@ impl NetSupport for Torch {
         model::players_loader()
     }
 
-    fn egdb_accuracy(&self, args: cli::egdb::AccuracyArgs) -> anyhow::Result<()> {
+    fn egdb_accuracy(&self, args: cli::net_commands::AccuracyArgs) -> anyhow::Result<()> {
         commands::egdb_accuracy(args)
     }
 }
