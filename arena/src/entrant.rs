@@ -3,7 +3,7 @@
 use crate::error::ArenaError;
 use crate::player::{Contestant, Player};
 use crate::players::alphabeta::AlphaBetaPlayer;
-use crate::players::mcts::{player_config, MctsPlayer, Thinking};
+use crate::players::mcts::{player_config, MctsPlayer, Thinking, PLAYER_PLAYOUTS};
 use crate::players::policy::PolicyPlayer;
 use crate::players::random::RandomPlayer;
 use crate::spec::{NetSource, PlayerSpec, SearchLimit};
@@ -36,7 +36,7 @@ pub struct NetOptions {
 impl Default for NetOptions {
     fn default() -> Self {
         NetOptions {
-            playouts: MctsConfig::default().playout_cap.full_visits,
+            playouts: PLAYER_PLAYOUTS,
             time: None,
             device: DeviceSpec::Cpu,
             egdb: None,

@@ -37,7 +37,7 @@ pub use openings::{parse_deck, read_deck, standard_deck, Ballot, STANDARD_DECK};
 pub use play::{play_fixture, Ending, PlayedGame, Side};
 pub use player::{Choice, Contestant, Player};
 pub use players::alphabeta::AlphaBetaPlayer;
-pub use players::mcts::{player_config, MctsPlayer, Thinking};
+pub use players::mcts::{player_config, MctsPlayer, Thinking, PLAYER_PLAYOUTS};
 pub use players::policy::PolicyPlayer;
 pub use players::random::RandomPlayer;
 pub use plot::{curve_svg, elo_svg, XAxis};

@@ -3,7 +3,7 @@
 //! `,net=CHECKPOINT` (a net's value at the leaves, e.g. `alphabeta:0.1s,net=run`),
 //! `mcts:CHECKPOINT[:PLAYOUTS][,KEY=VALUE...]` and `policy:CHECKPOINT`, where CHECKPOINT is a
 //! checkpoint file or a run directory (meaning the net its best-net pointer names) and the
-//! `KEY=VALUE` pairs change the player's search (`search::PLAYER_SETTINGS`, e.g.
+//! `KEY=VALUE` pairs change the player's search (`search::MctsConfig::player_keys`, e.g.
 //! `mcts:run:400,c_puct=2,solver=false`).
 
 use crate::error::ArenaError;

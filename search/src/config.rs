@@ -1,96 +1,106 @@
 //! The search's configuration: PUCT constants, root noise, temperature schedule, playout-cap
 //! randomisation and resignation, deserialised from TOML/JSON and validated once.
 
+use crate::settings::{Key, Range, Value};
 use serde::{Deserialize, Serialize};
-use support::check;
 
-/// Everything the MCTS and the self-play game driver read. Every field has a default, so a config
-/// file names only what it changes; unknown fields are rejected.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct MctsConfig {
-    /// Exploration constant of PUCT: `U = c_puct * prior * sqrt(N_parent) / (1 + N_child)`.
-    pub c_puct: f32,
-    /// First-play urgency: an unvisited child is valued at the parent's value minus
-    /// `fpu_reduction * sqrt(sum of the priors of visited children)` (Leela Chess Zero's rule).
-    pub fpu_reduction: f32,
-    /// Dirichlet concentration per legal step of the root noise.
-    pub dirichlet_alpha: f32,
-    /// Share of the root priors replaced by noise in full searches: `(1 - f) * prior + f * noise`.
-    /// 0 turns noise off (for players).
-    pub dirichlet_fraction: f32,
-    /// Leaves one search may hand to the evaluator at once (virtual loss spreads them); also the
-    /// batch of the single-game conveniences ([`crate::Search::run`], [`crate::SelfPlayGame::play`]).
-    pub leaves_per_batch: u32,
-    /// How the chosen step is drawn from the root visit counts.
-    pub temperature: TemperatureSchedule,
-    /// KataGo's playout-cap randomisation.
-    pub playout_cap: PlayoutCap,
-    /// When a self-play game may end by resignation.
-    pub resignation: Resignation,
-    /// MCTS-solver: game ends (and endgame-table positions) are exact values that the search
-    /// proves up the tree; it plays a proven win and avoids a proven loss (see `solver.rs`).
-    pub solver: bool,
-    /// A decision with a single legal step (a forced capture, the next jump of a multi-jump) is
-    /// passed through to its child without asking the evaluator, so every evaluation is spent
-    /// where there is a choice.
-    pub pass_forced: bool,
-    /// KataGo's forced playouts in full searches with root noise: a root child with fewer than
-    /// `sqrt(forced_playouts * prior * root visits)` visits is searched next, and the policy
-    /// target takes those visits off again where they were only forced (0: off; KataGo uses 2).
-    pub forced_playouts: f32,
-    /// The net's priors are taken to the power `1 / policy_temperature` and normalised again
-    /// (a softmax of the policy logits divided by it): above 1 the search looks wider than the
-    /// net suggests (Leela Chess Zero plays at about 1.6), below 1 narrower; 1 leaves them.
-    pub policy_temperature: f32,
-    /// Draw aversion: selection rates a child `W - L - draw_penalty * D` for the side choosing it
-    /// (its mean value less the penalty times its mean draw probability), for both sides alike,
-    /// so a search steers away from lines the net sees drawn. 0 (off) leaves selection to the
-    /// value alone; the reported values stay `W - L`.
-    pub draw_penalty: f32,
+crate::settings! {
+    /// Everything the MCTS and the self-play game driver read. Every field has a default, so a
+    /// config file names only what it changes; unknown fields are rejected. Each setting is
+    /// declared once below: its type, default and range (see [`crate::settings!`]).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct MctsConfig ("") {
+        /// Exploration constant of PUCT: `U = c_puct * prior * sqrt(N_parent) / (1 + N_child)`.
+        c_puct: f32 = 1.5, Range::Positive, player;
+        /// First-play urgency: an unvisited child is valued at the parent's value minus
+        /// `fpu_reduction * sqrt(sum of the priors of visited children)` (Leela Chess Zero's rule).
+        fpu_reduction: f32 = 0.25, Range::Closed(0.0, 2.0), player;
+        /// Dirichlet concentration per legal step of the root noise.
+        dirichlet_alpha: f32 = 1.0, Range::Positive;
+        /// Share of the root priors replaced by noise in full searches: `(1 - f) * prior + f * noise`.
+        /// 0 turns noise off (for players).
+        dirichlet_fraction: f32 = 0.25, Range::Closed(0.0, 1.0);
+        /// Leaves one search may hand to the evaluator at once (virtual loss spreads them); also the
+        /// batch of the single-game conveniences ([`crate::Search::run`], [`crate::SelfPlayGame::play`]).
+        leaves_per_batch: u32 = 8, Range::AtLeast(1.0), player;
+        /// MCTS-solver: game ends (and endgame-table positions) are exact values that the search
+        /// proves up the tree; it plays a proven win and avoids a proven loss (see `solver.rs`).
+        solver: bool = false, Range::Any, player;
+        /// A decision with a single legal step (a forced capture, the next jump of a multi-jump) is
+        /// passed through to its child without asking the evaluator, so every evaluation is spent
+        /// where there is a choice.
+        pass_forced: bool = true, Range::Any, player;
+        /// KataGo's forced playouts in full searches with root noise: a root child with fewer than
+        /// `sqrt(forced_playouts * prior * root visits)` visits is searched next, and the policy
+        /// target takes those visits off again where they were only forced (0: off; KataGo uses 2).
+        forced_playouts: f32 = 0.0, Range::Closed(0.0, 10.0);
+        /// The net's priors are taken to the power `1 / policy_temperature` and normalised again
+        /// (a softmax of the policy logits divided by it): above 1 the search looks wider than the
+        /// net suggests (Leela Chess Zero plays at about 1.6), below 1 narrower; 1 leaves them.
+        policy_temperature: f32 = 1.0, Range::Closed(0.1, 10.0), player;
+        /// Draw aversion: selection rates a child `W - L - draw_penalty * D` for the side choosing it
+        /// (its mean value less the penalty times its mean draw probability), for both sides alike,
+        /// so a search steers away from lines the net sees drawn. 0 (off) leaves selection to the
+        /// value alone; the reported values stay `W - L`.
+        draw_penalty: f32 = 0.0, Range::Closed(0.0, 1.0), player;
+        sections:
+        /// How the chosen step is drawn from the root visit counts.
+        temperature: TemperatureSchedule;
+        /// KataGo's playout-cap randomisation.
+        playout_cap: PlayoutCap;
+        /// When a self-play game may end by resignation.
+        resignation: Resignation;
+    }
 }
 
-/// Temperature `opening` for the first `opening_plies` plies of a game, then `later`.
-/// A temperature of 0 picks the most visited step; 1 samples in proportion to visits.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct TemperatureSchedule {
-    /// Temperature of the opening plies (1 samples in proportion to visits).
-    pub opening: f32,
-    /// Plies of each game played at the `opening` temperature.
-    pub opening_plies: u32,
-    /// Temperature of every later ply (0 plays the most visited step).
-    pub later: f32,
+crate::settings! {
+    /// Temperature `opening` for the first `opening_plies` plies of a game, then `later`.
+    /// A temperature of 0 picks the most visited step; 1 samples in proportion to visits.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct TemperatureSchedule ("temperature.") {
+        /// Temperature of the opening plies (1 samples in proportion to visits).
+        opening: f32 = 1.0, Range::Closed(0.0, 10.0);
+        /// Plies of each game played at the `opening` temperature.
+        opening_plies: u32 = 16, Range::Any;
+        /// Temperature of every later ply (0 plays the most visited step).
+        later: f32 = 0.0, Range::Closed(0.0, 10.0);
+    }
 }
 
-/// With probability `full_probability` a decision gets a full search of `full_visits` root visits
-/// (with root noise; a policy target), otherwise a cheap one of `cheap_visits` (no noise; value
-/// target only). Set `full_probability = 1` to search every decision fully.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct PlayoutCap {
-    /// Root visits of a full search.
-    pub full_visits: u32,
-    /// Root visits of a cheap search.
-    pub cheap_visits: u32,
-    /// Chance (0..=1) that a decision gets a full search.
-    pub full_probability: f32,
+crate::settings! {
+    /// With probability `full_probability` a decision gets a full search of `full_visits` root
+    /// visits (with root noise; a policy target), otherwise a cheap one of `cheap_visits` (no noise;
+    /// value target only). Set `full_probability = 1` to search every decision fully.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct PlayoutCap ("playout_cap.") {
+        /// Root visits of a full search.
+        full_visits: u32 = 400, Range::AtLeast(1.0);
+        /// Root visits of a cheap search.
+        cheap_visits: u32 = 80, Range::UpTo("full_visits");
+        /// Chance that a decision gets a full search.
+        full_probability: f32 = 0.25, Range::Closed(0.0, 1.0);
+    }
 }
 
-/// A side resigns after `consecutive` searched decisions in a row whose root value (its own view)
-/// is below `threshold`. In a `disabled_share` of games resignation is off, and the driver reports
-/// where it would have resigned, so the false-positive rate can be measured.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Resignation {
-    /// Whether resignation is on at all.
-    pub enabled: bool,
-    /// Root value (-1..=1, the mover's view) below which a decision counts towards resigning.
-    pub threshold: f32,
-    /// Decisions in a row below `threshold` before the side resigns.
-    pub consecutive: u32,
-    /// Share (0..=1) of games played with resignation off, to measure false resignations.
-    pub disabled_share: f32,
+crate::settings! {
+    /// A side resigns after `consecutive` searched decisions in a row whose root value (its own
+    /// view) is below `threshold`. In a `disabled_share` of games resignation is off, and the driver
+    /// reports where it would have resigned, so the false-positive rate can be measured.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct Resignation ("resignation.") {
+        /// Whether resignation is on at all.
+        enabled: bool = true, Range::Any;
+        /// Root value (the mover's view) below which a decision counts towards resigning.
+        threshold: f32 = -0.95, Range::Open(-1.0, 1.0);
+        /// Decisions in a row below `threshold` before the side resigns.
+        consecutive: u32 = 3, Range::AtLeast(1.0);
+        /// Share of games played with resignation off, to measure false resignations.
+        disabled_share: f32 = 0.1, Range::Closed(0.0, 1.0);
+    }
 }
 
 /// A setting of [`MctsConfig`] out of its range (the field dotted, e.g. `playout_cap.cheap_visits`).
@@ -106,44 +116,6 @@ pub struct Budget {
     pub root_noise: bool,
 }
 
-impl Default for MctsConfig {
-    fn default() -> Self {
-        MctsConfig {
-            c_puct: 1.5,
-            fpu_reduction: 0.25,
-            dirichlet_alpha: 1.0,
-            dirichlet_fraction: 0.25,
-            leaves_per_batch: 8,
-            temperature: TemperatureSchedule::default(),
-            playout_cap: PlayoutCap::default(),
-            resignation: Resignation::default(),
-            solver: false,
-            pass_forced: true,
-            forced_playouts: 0.0,
-            policy_temperature: 1.0,
-            draw_penalty: 0.0,
-        }
-    }
-}
-
-impl Default for TemperatureSchedule {
-    fn default() -> Self {
-        TemperatureSchedule { opening: 1.0, opening_plies: 16, later: 0.0 }
-    }
-}
-
-impl Default for PlayoutCap {
-    fn default() -> Self {
-        PlayoutCap { full_visits: 400, cheap_visits: 80, full_probability: 0.25 }
-    }
-}
-
-impl Default for Resignation {
-    fn default() -> Self {
-        Resignation { enabled: true, threshold: -0.95, consecutive: 3, disabled_share: 0.1 }
-    }
-}
-
 impl TemperatureSchedule {
     /// The temperature for a decision at game ply `ply`.
     pub fn at(&self, ply: usize) -> f32 {
@@ -155,46 +127,47 @@ impl TemperatureSchedule {
     }
 }
 
-/// The settings a player's spec may change, as `KEY=VALUE` (see [`MctsConfig::set`]).
-pub const PLAYER_SETTINGS: &[&str] = &[
-    "c_puct",
-    "fpu_reduction",
-    "leaves_per_batch",
-    "solver",
-    "pass_forced",
-    "policy_temperature",
-    "draw_penalty",
-    "move_temperature",
-];
+/// The player setting that is no field: a player's moves at every ply drawn at this temperature
+/// (0: the most visited), in the range of `temperature.opening`.
+pub const MOVE_TEMPERATURE: &str = "move_temperature";
 
 impl MctsConfig {
-    /// Sets one of the [`PLAYER_SETTINGS`] from its text, e.g. `c_puct` to `2.0` or `solver` to
-    /// `false`, and checks the result. The error says which key or value is wrong.
+    /// The settings a player's spec may change, as `KEY=VALUE` (see [`MctsConfig::set`]): those
+    /// declared `player`, then [`MOVE_TEMPERATURE`].
+    pub fn player_keys() -> Vec<Key> {
+        let mut keys: Vec<Key> = Self::keys().into_iter().filter(|k| k.player).collect();
+        let opening =
+            TemperatureSchedule::keys().into_iter().find(|k| k.name == "temperature.opening");
+        let range = opening.map_or(Range::Any, |k| k.range);
+        keys.push(Key {
+            name: MOVE_TEMPERATURE,
+            default: "0".into(),
+            range,
+            meaning:
+                "A player's moves at every ply drawn at this temperature (0: the most visited).",
+            player: true,
+        });
+        keys
+    }
+
+    /// Sets one of the [`MctsConfig::player_keys`] from its text, e.g. `c_puct` to `2.0` or
+    /// `solver` to `false`, and checks the result. The error says which key or value is wrong.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let number = || value.parse::<f32>().map_err(|_| format!("`{key}={value}`: not a number"));
-        let flag =
-            || value.parse::<bool>().map_err(|_| format!("`{key}={value}`: not true or false"));
-        match key {
-            "c_puct" => self.c_puct = number()?,
-            "fpu_reduction" => self.fpu_reduction = number()?,
-            "leaves_per_batch" => {
-                self.leaves_per_batch =
-                    value.parse().map_err(|_| format!("`{key}={value}`: not a whole number"))?
-            }
-            "solver" => self.solver = flag()?,
-            "pass_forced" => self.pass_forced = flag()?,
-            "policy_temperature" => self.policy_temperature = number()?,
-            "draw_penalty" => self.draw_penalty = number()?,
-            // A player's moves at every ply drawn at this temperature (0: the most visited).
-            "move_temperature" => {
-                let t = number()?;
-                self.temperature = TemperatureSchedule { opening: t, opening_plies: 0, later: t };
-            }
-            _ => {
-                return Err(format!(
-                    "unknown search setting `{key}`; expected one of {}",
-                    PLAYER_SETTINGS.join(", ")
-                ))
+        let players = Self::player_keys();
+        if key == MOVE_TEMPERATURE {
+            let t = f32::from_text(key, value)?;
+            self.temperature = TemperatureSchedule { opening: t, opening_plies: 0, later: t };
+        } else {
+            let settable = players.iter().any(|k| k.name == key);
+            match settable.then(|| self.set_text(key, value)).flatten() {
+                Some(set) => set?,
+                None => {
+                    let names: Vec<&str> = players.iter().map(|k| k.name).collect();
+                    let expected = names.join(", ");
+                    return Err(format!(
+                        "unknown search setting `{key}`; expected one of {expected}"
+                    ));
+                }
             }
         }
         self.validate().map_err(|e| e.to_string())
@@ -214,86 +187,8 @@ impl MctsConfig {
 
     /// Checks every field's range; the error names the first bad field.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let cap = &self.playout_cap;
-        let resign = &self.resignation;
-        let temp = &self.temperature;
-        check(
-            "c_puct",
-            self.c_puct,
-            self.c_puct > 0.0 && self.c_puct.is_finite(),
-            "a finite number > 0",
-        )?;
-        check(
-            "fpu_reduction",
-            self.fpu_reduction,
-            is_in(self.fpu_reduction, 0.0, 2.0),
-            "in [0, 2]",
-        )?;
-        check(
-            "dirichlet_alpha",
-            self.dirichlet_alpha,
-            self.dirichlet_alpha > 0.0 && self.dirichlet_alpha.is_finite(),
-            "a finite number > 0",
-        )?;
-        check(
-            "dirichlet_fraction",
-            self.dirichlet_fraction,
-            is_in(self.dirichlet_fraction, 0.0, 1.0),
-            "in [0, 1]",
-        )?;
-        check(
-            "forced_playouts",
-            self.forced_playouts,
-            is_in(self.forced_playouts, 0.0, 10.0),
-            "in [0, 10]",
-        )?;
-        check(
-            "policy_temperature",
-            self.policy_temperature,
-            is_in(self.policy_temperature, 0.1, 10.0),
-            "in [0.1, 10]",
-        )?;
-        check("draw_penalty", self.draw_penalty, is_in(self.draw_penalty, 0.0, 1.0), "in [0, 1]")?;
-        check("leaves_per_batch", self.leaves_per_batch, self.leaves_per_batch >= 1, "at least 1")?;
-        check("temperature.opening", temp.opening, is_in(temp.opening, 0.0, 10.0), "in [0, 10]")?;
-        check("temperature.later", temp.later, is_in(temp.later, 0.0, 10.0), "in [0, 10]")?;
-        check("playout_cap.full_visits", cap.full_visits, cap.full_visits >= 1, "at least 1")?;
-        check(
-            "playout_cap.cheap_visits",
-            cap.cheap_visits,
-            (1..=cap.full_visits).contains(&cap.cheap_visits),
-            "in 1..=full_visits",
-        )?;
-        check(
-            "playout_cap.full_probability",
-            cap.full_probability,
-            is_in(cap.full_probability, 0.0, 1.0),
-            "in [0, 1]",
-        )?;
-        check(
-            "resignation.threshold",
-            resign.threshold,
-            resign.threshold > -1.0 && resign.threshold < 1.0,
-            "in (-1, 1)",
-        )?;
-        check(
-            "resignation.consecutive",
-            resign.consecutive,
-            resign.consecutive >= 1,
-            "at least 1",
-        )?;
-        check(
-            "resignation.disabled_share",
-            resign.disabled_share,
-            is_in(resign.disabled_share, 0.0, 1.0),
-            "in [0, 1]",
-        )?;
-        Ok(())
+        self.check_ranges()
     }
-}
-
-fn is_in(value: f32, low: f32, high: f32) -> bool {
-    (low..=high).contains(&value)
 }
 
 #[cfg(test)]
@@ -330,6 +225,22 @@ mod tests {
 
     #[test]
     fn player_settings_are_set_from_text_and_checked() {
+        let names: Vec<&str> = MctsConfig::player_keys().iter().map(|k| k.name).collect();
+        let expected = [
+            "c_puct",
+            "fpu_reduction",
+            "leaves_per_batch",
+            "solver",
+            "pass_forced",
+            "policy_temperature",
+            "draw_penalty",
+            "move_temperature",
+        ];
+        assert_eq!(names, expected);
+        assert!(MctsConfig::default()
+            .set("dirichlet_fraction", "0")
+            .unwrap_err()
+            .contains("unknown"));
         let mut config = MctsConfig::default();
         config.set("c_puct", "2.5").unwrap();
         config.set("solver", "true").unwrap();

@@ -51,6 +51,7 @@ mod result;
 mod search;
 mod selfplay_game;
 mod server;
+pub mod settings;
 mod solver;
 mod tables;
 mod tree;
@@ -64,7 +65,7 @@ mod tests;
 
 pub use cache::{CacheStats, CachedEvaluator, DEFAULT_EVAL_CACHE};
 pub use config::{
-    Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, TemperatureSchedule, PLAYER_SETTINGS,
+    Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, TemperatureSchedule, MOVE_TEMPERATURE,
 };
 pub use control::{MoveBudget, Outlook, Progress, RootMove, Score, SearchControl, ThinkRequest};
 pub use error::SearchError;

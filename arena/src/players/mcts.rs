@@ -22,6 +22,10 @@ pub enum Thinking {
     Time(Duration),
 }
 
+/// A net player's root visits a decision when neither its spec nor the match names a budget
+/// (`mcts:NET` without `:PLAYOUTS`, and no `--time`): the one default of every net player.
+pub const PLAYER_PLAYOUTS: u32 = 400;
+
 /// Leaves a player's search hands to the evaluator at once with a playout budget: few, so that
 /// virtual loss hardly bends the search (many games share one batch in matches and gates).
 /// Measured with one net at 64 playouts over the 314 ballot games: 2 leaves scored 0.710 against
