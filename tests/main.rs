@@ -5,6 +5,7 @@
 //! - `browser`: the browser board in headless Chromium over WebDriver: a whole game by clicks.
 //! - `bench`: `bench --quick` writes every figure, both net families' included.
 //! - `cli`: which commands load the net library and libtorch; OpenMP's waiting; errors, not panics.
+//! - `docs`: every relative link of the README and `docs/` resolves; the README stays a short manual.
 //! - `concurrent_run`: `run.mode = "concurrent"`: every artifact, resume, kills, a failing role.
 //! - `egdb`: endgame tables from the command line: adjudication, damage, self-play with tables.
 //! - `faults`: crashes, damaged and untrusted files, a full disk, bad input, concurrent writers.
@@ -28,6 +29,7 @@ mod bench;
 mod browser;
 mod cli;
 mod concurrent_run;
+mod docs;
 mod egdb;
 mod faults;
 mod growth;
