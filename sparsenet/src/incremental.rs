@@ -12,7 +12,7 @@
 use crate::features;
 use crate::forward::wdl_of_logits;
 use crate::quantised::{IntScratch, QuantisedNet};
-use draughts::{Bitboard, Color, Observation, Position, Square};
+use draughts::{Bitboard, Color, Move, Observation, Position, Square};
 use search::alphabeta::LeafEvaluator;
 use smallvec::SmallVec;
 use std::sync::Arc;
@@ -169,6 +169,16 @@ impl LeafEvaluator for IncrementalNet {
             self.net.wdl_logits(&self.stack[offset..offset + a], &counters, &mut self.scratch);
         let [win, _, loss] = wdl_of_logits(logits);
         win - loss
+    }
+
+    fn move_scores(&mut self, position: &Position, moves: &[Move], scores: &mut Vec<f32>) -> bool {
+        let frame = position.side_to_move();
+        let steps = moves.iter().map(|mv| mv.steps().next().map_or(0, |s| s.index_for(frame)));
+        let (a, top) = (self.net.accumulator(), self.depth * self.width());
+        let pieces = &self.stack[top + a * frame.index()..][..a];
+        scores.clear();
+        self.net.policy_logits(pieces, steps, &mut self.scratch, scores);
+        true
     }
 }
 

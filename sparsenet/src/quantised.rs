@@ -11,11 +11,13 @@
 //! ```
 //!
 //! The accumulator of the pieces is kept up to date by the caller ([`crate::incremental`]); the
-//! counters (no-progress bucket, repetitions) are added when a position is evaluated. The policy
-//! and moves-left heads are not part of this path. Its value stays within [`VALUE_ERROR_BOUND`]
-//! of the f32 forward pass's (the tests check it on the positions of random games).
+//! counters (no-progress bucket, repetitions) are added when a position is evaluated. Its value
+//! stays within [`VALUE_ERROR_BOUND`] of the f32 forward pass's (the tests check it on the
+//! positions of random games). The policy head stays in f32 and reads the pieces' accumulator
+//! alone, for ordering a search's moves; the moves-left head is not part of this net.
 
 use crate::features::FEATURES;
+use crate::forward::dot;
 use crate::weights::{Dense, SparseWeights};
 
 /// The quantised value never differs from the f32 net's by more than this on the positions of
@@ -173,6 +175,8 @@ pub struct QuantisedNet {
     pub(crate) acc_shift: u32,
     pub(crate) hidden: Vec<IntDense>,
     pub(crate) wdl: IntDense,
+    /// The policy head, in f32.
+    policy: Dense,
     /// Whether this CPU has AVX2 (the layers are then compiled for it).
     avx2: bool,
 }
@@ -184,6 +188,8 @@ pub struct IntScratch {
     ping: Vec<i16>,
     pong: Vec<i16>,
     sums: Vec<i32>,
+    /// The crelu of the pieces' accumulator in f32, the policy head's input.
+    policy_input: Vec<f32>,
 }
 
 impl QuantisedNet {
@@ -221,6 +227,7 @@ impl QuantisedNet {
             acc_shift,
             hidden: weights.hidden.iter().map(|l| IntDense::new(l, acc_shift)).collect(),
             wdl: IntDense::new(&weights.wdl, acc_shift),
+            policy: weights.policy.clone(),
             avx2: has_avx2(),
         }
     }
@@ -262,6 +269,24 @@ impl QuantisedNet {
             return unsafe { self.wdl_logits_avx2(pieces, counters, scratch) };
         }
         self.wdl_logits_lanes::<false>(pieces, counters, scratch)
+    }
+
+    /// The policy logits of the step indices `indices` (each in 0..128) of a position whose
+    /// accumulator of pieces is `pieces`, appended to `out`. The counters are left out: the
+    /// logits order a search's moves, they do not play them.
+    pub fn policy_logits(
+        &self,
+        pieces: &[i16],
+        indices: impl Iterator<Item = usize>,
+        scratch: &mut IntScratch,
+        out: &mut Vec<f32>,
+    ) {
+        let q = 1i16 << self.acc_shift;
+        let unit = 1.0 / f32::from(q);
+        let input = &mut scratch.policy_input;
+        input.clear();
+        input.extend(pieces.iter().map(|&x| f32::from(x.clamp(0, q)) * unit));
+        out.extend(indices.map(|i| self.policy.bias[i] + dot(self.policy.row(i), input)));
     }
 
     /// [`QuantisedNet::wdl_logits_lanes`] compiled for AVX2.

@@ -49,6 +49,10 @@ pub struct SearchFeatures {
     /// The table keeps its entries from one move to the next (replacing by depth and age),
     /// instead of forgetting them at each search.
     pub keep_table: bool,
+    /// Quiet moves at nodes with at least two plies left ordered by the net's policy head
+    /// (after the table's move and the killers; history breaks ties), where the leaf evaluator
+    /// has one.
+    pub policy: bool,
     /// Late-move reductions: quiet moves late in the order, at depth 3 or more, are searched
     /// a ply shallower first, and again at full depth only when they beat alpha.
     pub reductions: bool,
@@ -67,6 +71,7 @@ impl SearchFeatures {
             aspiration: 0,
             killers: false,
             history: false,
+            policy: false,
             keep_table: false,
             reductions: false,
             instant_forced: false,
@@ -81,6 +86,7 @@ impl SearchFeatures {
             aspiration: 30,
             killers: true,
             history: true,
+            policy: false,
             keep_table: true,
             reductions: true,
             instant_forced: true,
@@ -91,11 +97,12 @@ impl SearchFeatures {
 
 impl SearchFeatures {
     /// The settings a player spec may change (`alphabeta:0.1s,net=X,KEY=VALUE`).
-    pub const KEYS: [&'static str; 8] = [
+    pub const KEYS: [&'static str; 9] = [
         "pvs",
         "aspiration",
         "killers",
         "history",
+        "policy",
         "keep_table",
         "reductions",
         "instant_forced",
@@ -126,6 +133,7 @@ impl SearchFeatures {
             }
             "killers" => self.killers = switch()?,
             "history" => self.history = switch()?,
+            "policy" => self.policy = switch()?,
             "keep_table" => self.keep_table = switch()?,
             "reductions" => self.reductions = switch()?,
             "instant_forced" => self.instant_forced = switch()?,

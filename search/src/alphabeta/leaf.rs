@@ -11,7 +11,7 @@
 use super::{eval, AlphaBeta, WIN, WIN_THRESHOLD};
 use crate::error::SearchError;
 use crate::evaluator::{EvalRequest, Evaluator};
-use draughts::{Observation, Position, Turn};
+use draughts::{Move, Observation, Position, Turn};
 use std::convert::Infallible;
 
 /// Scores at least this far from 0 are found wins or losses (`WIN` less the plies to the end; no
@@ -57,6 +57,18 @@ pub trait LeafEvaluator: Send {
     /// shows it (its position is the current one; its counters come from the game and the
     /// search path).
     fn value(&mut self, observation: &Observation) -> f32;
+
+    /// The net's preference among the quiet `moves` of the current position `position`, one
+    /// score a move in their order (higher is better: the policy head's logits), written into
+    /// `scores`, for ordering them; `false` (and `scores` untouched) when it has none.
+    fn move_scores(
+        &mut self,
+        _position: &Position,
+        _moves: &[Move],
+        _scores: &mut Vec<f32>,
+    ) -> bool {
+        false
+    }
 }
 
 /// Scores the quiet leaves of a search (positions without a capture to make, or at the deepest
@@ -76,6 +88,17 @@ pub(super) trait Leaves {
 
     /// The search took back its last move.
     fn pop(&mut self) {}
+
+    /// The scores of the quiet `moves` of `position`, the position at the end of the search
+    /// path, for ordering them (see [`LeafEvaluator::move_scores`]); `false` when there are none.
+    fn move_scores(
+        &mut self,
+        _position: &Position,
+        _moves: &[Move],
+        _scores: &mut Vec<f32>,
+    ) -> bool {
+        false
+    }
 }
 
 /// A [`LeafEvaluator`]'s value of each leaf, mapped by [`score_of_value`].
@@ -98,6 +121,10 @@ impl Leaves for Incremental<'_> {
 
     fn pop(&mut self) {
         self.0.pop();
+    }
+
+    fn move_scores(&mut self, position: &Position, moves: &[Move], scores: &mut Vec<f32>) -> bool {
+        self.0.move_scores(position, moves, scores)
     }
 }
 

@@ -14,6 +14,8 @@ use draughts::{Move, Position};
 const UNREDUCED_MOVES: usize = 3;
 /// Depth from which late quiet moves are reduced.
 const REDUCTION_DEPTH: i32 = 3;
+/// Depth from which quiet moves are ordered by the net's policy (where the settings ask).
+const POLICY_DEPTH: i32 = 2;
 
 impl AlphaBeta {
     /// Negamax score of `position` (hash `hash`, `ply` plies below the root) for its side to
@@ -44,12 +46,20 @@ impl AlphaBeta {
                 return Ok(table_score(wdl, ply));
             }
         }
+        // A leaf is told from its bitboards, without listing its moves.
+        if (depth <= 0 || ply >= MAX_PLY) && !position.has_capture() {
+            return if position.is_lost() {
+                Ok(-(WIN - ply as i32))
+            } else {
+                leaves.score(self, position)
+            };
+        }
         let mut moves = position.legal_moves();
         if moves.is_empty() {
             return Ok(-(WIN - ply as i32));
         }
         let quiet_node = !moves[0].is_capture();
-        if (depth <= 0 && quiet_node) || ply >= MAX_PLY {
+        if ply >= MAX_PLY {
             return leaves.score(self, position);
         }
         let entry = self.table.probe(hash);
@@ -65,11 +75,18 @@ impl AlphaBeta {
             }
         }
         let features = self.features;
-        let quiet = (features.killers || features.history).then_some(QuietOrder {
+        let mut policy = Vec::new();
+        let by_policy = features.policy
+            && quiet_node
+            && depth >= POLICY_DEPTH
+            && moves.len() > 1
+            && leaves.move_scores(position, &moves, &mut policy);
+        let quiet = (features.killers || features.history || by_policy).then_some(QuietOrder {
             history: &self.history,
             ply,
             killers: features.killers,
             by_history: features.history,
+            policy: by_policy.then_some(policy.as_slice()),
         });
         ordering::order(&mut moves, position, entry.and_then(|e| e.best), quiet);
         let original_alpha = alpha;

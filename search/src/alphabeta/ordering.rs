@@ -1,6 +1,7 @@
 //! Move ordering for the alpha-beta engine: the transposition table's move first, then captures
-//! taking the most pieces, then (when the engine keeps them) the ply's killer moves and the quiet
-//! moves by their history score, then moves that crown, then the rest in generation order.
+//! taking the most pieces, then (when the engine keeps them) the ply's killer moves, then the
+//! quiet moves by the net's policy where it is asked (else crowning moves first), then by their
+//! history score, then the rest in generation order.
 
 use draughts::{Color, Move, MoveList, Position};
 use smallvec::SmallVec;
@@ -60,6 +61,20 @@ pub(crate) struct QuietOrder<'a> {
     pub ply: usize,
     pub killers: bool,
     pub by_history: bool,
+    /// The net's score of each move, in the moves' order before sorting (higher first).
+    pub policy: Option<&'a [f32]>,
+}
+
+/// Policy logits are ordered in steps of `1 / 2^POLICY_STEPS` over ±[`POLICY_RANGE`].
+const POLICY_STEPS: u32 = 12;
+const POLICY_RANGE: f32 = 64.0;
+
+/// A policy logit as a key below 2^20 that sorts the higher logits first (NaN last).
+fn policy_key(logit: f32) -> u64 {
+    let top = (2.0 * POLICY_RANGE * (1u32 << POLICY_STEPS) as f32) as u64;
+    let clamped =
+        if logit.is_nan() { -POLICY_RANGE } else { logit.clamp(-POLICY_RANGE, POLICY_RANGE) };
+    top - ((clamped + POLICY_RANGE) * (1u32 << POLICY_STEPS) as f32) as u64
 }
 
 /// Sorts `moves` best-first for the side to move in `position` (stable, so deterministic): each
@@ -76,27 +91,83 @@ pub(crate) fn order(
     let side = position.side_to_move();
     let crown_row = Position::crown_row(side);
     let men = position.men(side);
-    // Lower ranks first: not the table's move, then fewer jumps, then the killer rank, then not
-    // crowning, then the history score from high to low (it stays below 2^24).
-    let rank = |mv: Move| -> u64 {
+    // Lower ranks first: not the table's move, then fewer jumps, then the killer rank, then the
+    // policy's key from high to low logits (or not crowning), then the history score from high
+    // to low (it stays below 2^24).
+    let rank = |(i, mv): (usize, Move)| -> u64 {
         let from_table = Some(mv) == table_move;
-        let crowns = men.contains(mv.from()) && crown_row.contains(mv.to());
-        let (killer, history) = match quiet {
+        let (killer, history, policy) = match quiet {
             Some(q) if !mv.is_capture() => (
                 if q.killers { q.history.killer_rank(q.ply, mv) } else { KILLERS },
                 if q.by_history { q.history.scores[MoveHistory::index(side, mv)] } else { 0 },
+                q.policy.map(|logits| policy_key(logits[i])),
             ),
-            _ => (KILLERS, 0),
+            _ => (KILLERS, 0, None),
         };
+        let quiet_key = policy.unwrap_or_else(|| {
+            let crowns = men.contains(mv.from()) && crown_row.contains(mv.to());
+            u64::from(!crowns)
+        });
         (u64::from(!from_table) << 60)
             | ((15 - mv.jump_count().min(15) as u64) << 52)
             | ((killer as u64) << 48)
-            | (u64::from(!crowns) << 44)
+            | (quiet_key << 24)
             | (HISTORY_CAP - history.clamp(0, HISTORY_CAP as i32) as u64)
     };
-    let mut ranked: SmallVec<[(u64, Move); 32]> = moves.iter().map(|&mv| (rank(mv), mv)).collect();
+    let mut ranked: SmallVec<[(u64, Move); 32]> =
+        moves.iter().copied().enumerate().map(|entry| (rank(entry), entry.1)).collect();
     ranked.sort_by_key(|&(rank, _)| rank);
     for (slot, (_, mv)) in moves.iter_mut().zip(ranked) {
         *slot = mv;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quiet_order<'a>(history: &'a MoveHistory, policy: Option<&'a [f32]>) -> QuietOrder<'a> {
+        QuietOrder { history, ply: 0, killers: true, by_history: true, policy }
+    }
+
+    #[test]
+    fn the_policy_orders_the_quiet_moves_after_the_table_move() {
+        let position = Position::start();
+        let generated = position.legal_moves();
+        // The policy likes the moves in the reverse of their generation order.
+        let logits: Vec<f32> = (0..generated.len()).map(|i| -(i as f32) * 0.7).rev().collect();
+        let history = MoveHistory::new(8);
+        let mut moves = generated.clone();
+        order(&mut moves, &position, None, Some(quiet_order(&history, Some(&logits))));
+        let reversed: Vec<Move> = generated.iter().rev().copied().collect();
+        assert_eq!(moves.to_vec(), reversed);
+
+        let table_move = generated[2];
+        let mut moves = generated.clone();
+        order(&mut moves, &position, Some(table_move), Some(quiet_order(&history, Some(&logits))));
+        assert_eq!(moves[0], table_move);
+        let rest: Vec<Move> = reversed.into_iter().filter(|&mv| mv != table_move).collect();
+        assert_eq!(moves[1..].to_vec(), rest);
+    }
+
+    #[test]
+    fn a_killer_goes_before_the_policy_and_history_breaks_its_ties() {
+        let position = Position::start();
+        let generated = position.legal_moves();
+        let mut history = MoveHistory::new(8);
+        let side = position.side_to_move();
+        history.cut_off(side, generated[0], 0, 5, true);
+        history.cut_off(side, generated[3], 1, 9, false);
+        // Equal logits everywhere: the killer first, then the move with history.
+        let logits = vec![1.5f32; generated.len()];
+        let mut moves = generated.clone();
+        order(&mut moves, &position, None, Some(quiet_order(&history, Some(&logits))));
+        assert_eq!((moves[0], moves[1]), (generated[0], generated[3]));
+        // NaN logits sort last and never panic.
+        let mut logits = vec![0.0f32; generated.len()];
+        logits[1] = f32::NAN;
+        let mut moves = generated.clone();
+        order(&mut moves, &position, None, Some(quiet_order(&history, Some(&logits))));
+        assert_eq!(moves.last(), Some(&generated[1]));
     }
 }

@@ -264,3 +264,53 @@ fn a_failing_net_fails_the_search() {
     let fresh = engine().best_move(&game, Limit::Depth(3));
     assert_eq!(ab.best_move(&game, Limit::Depth(3)), fresh);
 }
+
+/// A leaf evaluator that values every position at 0 and keeps the positions and moves the engine
+/// asks it to order.
+#[derive(Default)]
+struct PolicyProbe {
+    asked: Vec<(Position, Vec<draughts::Move>)>,
+}
+
+impl super::LeafEvaluator for PolicyProbe {
+    fn start(&mut self, _root: &Position) {}
+    fn push(&mut self, _parent: &Position, _child: &Position) {}
+    fn pop(&mut self) {}
+    fn value(&mut self, _observation: &Observation) -> f32 {
+        0.0
+    }
+    fn move_scores(
+        &mut self,
+        position: &Position,
+        moves: &[draughts::Move],
+        scores: &mut Vec<f32>,
+    ) -> bool {
+        self.asked.push((*position, moves.to_vec()));
+        scores.clear();
+        scores.extend((0..moves.len()).map(|i| i as f32));
+        true
+    }
+}
+
+#[test]
+fn the_policy_is_asked_only_with_its_setting_and_for_quiet_moves_with_two_plies_left() {
+    let game = start_of(Position::start());
+    for policy in [false, true] {
+        let mut config = AlphaBetaConfig::full(14);
+        config.features.policy = policy;
+        let mut probe = PolicyProbe::default();
+        let best = AlphaBeta::new(&config)
+            .best_move_incremental(&game, Limit::Depth(5), None, &mut |_| {}, &mut probe)
+            .unwrap();
+        assert!(game.position().legal_moves().contains(&best.mv));
+        assert_eq!(probe.asked.is_empty(), !policy);
+        for (position, moves) in &probe.asked {
+            let mut legal = position.legal_moves().to_vec();
+            let mut asked = moves.clone();
+            legal.sort_by_key(|mv| mv.to_string());
+            asked.sort_by_key(|mv| mv.to_string());
+            assert_eq!(asked, legal, "{position}");
+            assert!(moves.len() > 1 && moves.iter().all(|mv| !mv.is_capture()), "{position}");
+        }
+    }
+}

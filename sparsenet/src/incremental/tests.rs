@@ -94,3 +94,42 @@ fn the_integer_value_stays_within_its_bound_of_the_f32_net() {
         total / count as f32
     );
 }
+
+#[test]
+fn the_move_scores_are_the_policy_logits_of_the_pieces_alone() {
+    let weights = reference_net();
+    let mut path = IncrementalNet::new(Arc::new(QuantisedNet::new(&weights)));
+    let mut scratch = Scratch::default();
+    let mut rng = SplitMix64::new(11);
+    let (mut compared, mut worst) = (0, 0.0f32);
+    for _ in 0..20 {
+        let game = random_game(&mut rng, 120);
+        let mut replay = Game::new(*game.start(), game.rules());
+        path.start(replay.position());
+        for &mv in game.moves() {
+            let parent = *replay.position();
+            replay.play(mv).unwrap();
+            path.push(&parent, replay.position());
+            let position = *replay.position();
+            let moves = position.legal_moves();
+            let mut scores = Vec::new();
+            assert!(path.move_scores(&position, &moves, &mut scores));
+            assert_eq!(scores.len(), moves.len());
+            // The f32 net over the pieces' features only (no counters).
+            let observation = replay.observation();
+            let pieces: Vec<u16> =
+                active(&observation).into_iter().filter(|&f| usize::from(f) < 128).collect();
+            weights.forward(&pieces, &mut scratch);
+            let side = position.side_to_move();
+            let steps = moves.iter().map(|m| m.steps().next().unwrap().index_for(side));
+            let mut expected = Vec::new();
+            weights.policy_logits(&scratch, steps, &mut expected);
+            for (got, want) in scores.iter().zip(&expected) {
+                worst = worst.max((got - want).abs());
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared} logits compared");
+    assert!(worst < 0.05, "the integer accumulator's logits differ by {worst}");
+}
