@@ -32,7 +32,8 @@ pub struct MatchArgs {
     /// KEY: c_puct, fpu_reduction, leaves_per_batch, solver, pass_forced, policy_temperature or
     /// draw_penalty, changing the player's search); an alphabeta player followed by ,net=CHECKPOINT is the
     /// full engine with the net's value at its quiet leaves, and ,KEY=VALUE (pvs, aspiration,
-    /// killers, history, policy, keep_table, reductions, instant_forced, partial_iterations) changes
+    /// killers, history, policy, keep_table, reductions, deep_reductions, instant_forced,
+    /// partial_iterations) changes
     /// its search (docs/alphabeta.md).
     a: String,
     /// Player B, written like A.

@@ -56,6 +56,9 @@ pub struct SearchFeatures {
     /// Late-move reductions: quiet moves late in the order, at depth 3 or more, are searched
     /// a ply shallower first, and again at full depth only when they beat alpha.
     pub reductions: bool,
+    /// With `reductions`: the later the move and the deeper the node, the more plies it is
+    /// reduced by (`1 + ln(depth) · ln(index) / 2`, one less on the principal variation).
+    pub deep_reductions: bool,
     /// A position with one legal move is answered at once, without searching.
     pub instant_forced: bool,
     /// When the clock cuts an iteration short, a root move it searched to the end and found
@@ -74,6 +77,7 @@ impl SearchFeatures {
             policy: false,
             keep_table: false,
             reductions: false,
+            deep_reductions: false,
             instant_forced: false,
             partial_iterations: false,
         }
@@ -89,6 +93,7 @@ impl SearchFeatures {
             policy: false,
             keep_table: true,
             reductions: true,
+            deep_reductions: false,
             instant_forced: true,
             partial_iterations: true,
         }
@@ -97,7 +102,7 @@ impl SearchFeatures {
 
 impl SearchFeatures {
     /// The settings a player spec may change (`alphabeta:0.1s,net=X,KEY=VALUE`).
-    pub const KEYS: [&'static str; 9] = [
+    pub const KEYS: [&'static str; 10] = [
         "pvs",
         "aspiration",
         "killers",
@@ -105,6 +110,7 @@ impl SearchFeatures {
         "policy",
         "keep_table",
         "reductions",
+        "deep_reductions",
         "instant_forced",
         "partial_iterations",
     ];
@@ -136,6 +142,7 @@ impl SearchFeatures {
             "policy" => self.policy = switch()?,
             "keep_table" => self.keep_table = switch()?,
             "reductions" => self.reductions = switch()?,
+            "deep_reductions" => self.deep_reductions = switch()?,
             "instant_forced" => self.instant_forced = switch()?,
             "partial_iterations" => self.partial_iterations = switch()?,
             _ => {

@@ -5,7 +5,7 @@
 use super::leaf::Leaves;
 use super::ordering::{self, QuietOrder};
 use super::tt::Bound;
-use super::{from_table, table_score, to_table, AlphaBeta, MAX_PLY, WIN};
+use super::{from_table, table_score, to_table, AlphaBeta, SearchFeatures, MAX_PLY, WIN};
 use crate::control::SearchControl;
 use crate::tables::table_value;
 use draughts::{Move, Position};
@@ -97,12 +97,11 @@ impl AlphaBeta {
             leaves.push(position, &child);
             let child_hash = *self.path.last().expect("just pushed");
             self.table.prefetch(child_hash);
-            let reduction = i32::from(
-                features.reductions
-                    && quiet_node
-                    && depth >= REDUCTION_DEPTH
-                    && i >= UNREDUCED_MOVES,
-            );
+            let reduction = if quiet_node {
+                late_move_reduction(&features, depth, i, beta - alpha > 1)
+            } else {
+                0
+            };
             let mut search = |engine: &mut AlphaBeta, depth: i32, alpha: i32, beta: i32| {
                 engine
                     .negamax(&child, child_hash, depth, -beta, -alpha, ply + 1, control, leaves)
@@ -157,5 +156,46 @@ impl AlphaBeta {
         };
         self.table.store(hash, Some(best_move), to_table(best_score, ply), depth, bound);
         Ok(best_score)
+    }
+}
+
+/// Plies the quiet move `index` (in the searched order) of a node with `depth` plies left is
+/// reduced by at first: none for the first moves or shallow nodes; one with `reductions`; with
+/// `deep_reductions` also, `1 + ln(depth) · ln(index) / 2` rounded down, one less at a node of
+/// the principal variation (`pv_node`), leaving at least one ply.
+fn late_move_reduction(features: &SearchFeatures, depth: i32, index: usize, pv_node: bool) -> i32 {
+    if !features.reductions || depth < REDUCTION_DEPTH || index < UNREDUCED_MOVES {
+        return 0;
+    }
+    if !features.deep_reductions {
+        return 1;
+    }
+    let scaled = (depth as f32).ln() * (index as f32).ln() / 2.0;
+    (1 + scaled as i32 - i32::from(pv_node)).clamp(1, depth - 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn late_moves_of_deep_nodes_are_reduced_more() {
+        let mut features = SearchFeatures::full();
+        let r = |f: &SearchFeatures, depth, index, pv| late_move_reduction(f, depth, index, pv);
+        features.reductions = false;
+        assert_eq!(r(&features, 12, 9, false), 0, "no reductions without the setting");
+        features.reductions = true;
+        assert_eq!((r(&features, 2, 5, false), r(&features, 8, 2, false)), (0, 0));
+        assert_eq!((r(&features, 3, 3, false), r(&features, 12, 9, false)), (1, 1));
+        features.deep_reductions = true;
+        assert_eq!((r(&features, 2, 5, false), r(&features, 8, 2, false)), (0, 0));
+        assert_eq!(r(&features, 3, 3, false), 1, "at least one ply left");
+        // 1 + ln 12 · ln 9 / 2 = 3.73.
+        assert_eq!((r(&features, 12, 9, false), r(&features, 12, 9, true)), (3, 2));
+        assert_eq!(r(&features, 4, 20, false), 2, "never below one ply left");
+        for (depth, index) in [(3, 3), (5, 4), (9, 7), (20, 30)] {
+            let reduction = r(&features, depth, index, false);
+            assert!((1..=depth - 2).contains(&reduction), "{depth} {index}");
+        }
     }
 }
