@@ -70,11 +70,11 @@ pub fn run(options: LadderOptions) -> Result<()> {
     );
     // The trainer's measurements on the endgame tables, when the run has them.
     let endgame_file = run.train_dir().join(train::ENDGAME_LOG_FILE);
-    let endgame =
-        endgame_file.exists().then(|| train::read_endgame_log(&endgame_file)).transpose()?;
-    for skipped in endgame.iter().flat_map(|log| &log.skipped) {
-        eprintln!("warning: skipped {}", support::one_line(skipped));
-    }
+    let endgame = endgame_file
+        .exists()
+        .then(|| train::read_endgame_log(&endgame_file))
+        .transpose()
+        .with_context(|| format!("reading {}", endgame_file.display()))?;
     print!(
         "{:width$}  {:>8}  {:>5}  {:>5}  {:>6}  {:>5}",
         "player", "step", "games", "score", "Elo", "±95%"
@@ -92,7 +92,7 @@ pub fn run(options: LadderOptions) -> Result<()> {
         );
         let accuracy = endgame.as_ref().map(|log| {
             r.step
-                .and_then(|s| log.by_step.get(&s))
+                .and_then(|s| log.get(&s))
                 .map_or_else(|| "-".to_string(), |m| format!("{:.1}%", 100.0 * m.accuracy))
         });
         println!("{}", accuracy.map_or_else(String::new, |a| format!("  {a:>8}")));
