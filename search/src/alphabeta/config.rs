@@ -90,7 +90,7 @@ impl SearchFeatures {
             aspiration: 30,
             killers: true,
             history: true,
-            policy: false,
+            policy: true,
             keep_table: true,
             reductions: true,
             deep_reductions: false,
