@@ -2,6 +2,7 @@
 //! turned into the options of the `run` crate's command, which then runs.
 
 use anyhow::Result;
+use bench::BenchOptions;
 use cli::net_commands::AccuracyArgs;
 use cli::net_commands::{NetCommand, RunDirArgs};
 use run::commands::{self as run_commands, *};
@@ -42,7 +43,7 @@ pub fn run(command: NetCommand) -> Result<()> {
             anchor: args.anchor,
             plot: args.plot,
         }),
-        NetCommand::Bench(args) => bench(BenchOptions {
+        NetCommand::Bench(args) => bench::run(BenchOptions {
             quick: args.quick,
             json: args.json,
             device: args.device,

@@ -38,6 +38,16 @@ pub fn share_cpu_threads(parallel: usize) {
     set_cpu_threads((cores / parallel.max(1)).max(1));
 }
 
+/// libtorch's CPU threads: `configured` (a run config's `cpu_threads`), or when that is 0 the
+/// cores shared among `parallel` users ([`share_cpu_threads`]). The calling thread takes it at
+/// once; every other thread takes the setting in force at its first tensor operation, and keeps it.
+pub fn configure_cpu_threads(configured: usize, parallel: usize) {
+    match configured {
+        0 => share_cpu_threads(parallel),
+        threads => set_cpu_threads(threads),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

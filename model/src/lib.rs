@@ -32,7 +32,7 @@ mod widen;
 pub use autocast::autocast_bf16;
 pub use aux_head::AuxPolicyHead;
 pub use checkpoint::{Checkpoint, CheckpointMeta, Extras};
-pub use device::{resolve_device, set_cpu_threads, share_cpu_threads};
+pub use device::{configure_cpu_threads, resolve_device, set_cpu_threads, share_cpu_threads};
 pub use error::ModelError;
 pub use export::ExportFormat;
 pub use inference::{Inference, NetEval};

@@ -8,7 +8,7 @@
 use crate::eval_anchors;
 use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
-use crate::run_state::{ensure_best, open_run_options, set_cpu_threads, RunDirOptions};
+use crate::run_state::{ensure_best, open_run_options, RunDirOptions};
 use crate::store_retry::{retry, sleep};
 use anyhow::Result;
 use egdb::Tables;
@@ -33,7 +33,7 @@ pub struct GateOptions {
 pub fn run(options: GateOptions) -> Result<()> {
     interrupt::install();
     let (cached, config) = retry("opening the run", || open_run_options(&options.run, "gate"))?;
-    set_cpu_threads(&config, 1);
+    model::configure_cpu_threads(config.cpu_threads, 1);
     let tables = config.egdb.load()?;
     let mut tb = TbLogger::create(&cached.run().tb_dir().join("gate"))?;
     let until =

@@ -1,10 +1,9 @@
 //! The run: its three roles (self-play, the trainer, the gatekeeper with the `[eval]` anchors),
 //! the loop that drives them on one machine (one after the other or at once), the budget, the run
 //! folder's state and logs, the store retries of an S3 run, and the other commands that need the
-//! nets (export, widen, ladder, bench, the egdb accuracy of a net). The net library (`cli-net/`)
+//! nets (export, widen, ladder, the egdb accuracy of a net). The benchmark is the `bench` crate. The net library (`cli-net/`)
 //! is the thin libtorch entry point over [`commands`].
 
-mod bench;
 mod budget;
 mod egdb_accuracy;
 mod eval_anchors;
@@ -27,7 +26,6 @@ mod widen;
 /// The commands of `checkers-zero` that need libtorch, one function each, taking the command's
 /// options (plain structs: the command line's flags are the binary's, which fills these in).
 pub mod commands {
-    pub use crate::bench::{run as bench, BenchOptions};
     pub use crate::egdb_accuracy::{accuracy as egdb_accuracy, AccuracyOptions};
     pub use crate::export::{run as export, ExportOptions};
     pub use crate::gatekeeper::{run as gate, GateOptions};

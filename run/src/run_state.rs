@@ -137,13 +137,3 @@ pub fn load_inference(path: &Path, config: &RunConfig) -> Result<Inference> {
         .with_context(|| format!("loading net {}", path.display()))?;
     Ok(Inference::new(checkpoint.net, config.bf16 && device.is_cuda()))
 }
-
-/// libtorch's CPU threads: the configured number, else the cores shared among `parallel` users.
-/// The calling thread takes it at once; every other thread takes the setting in force at its first
-/// tensor operation, and keeps it.
-pub fn set_cpu_threads(config: &RunConfig, parallel: usize) {
-    match config.cpu_threads {
-        0 => model::share_cpu_threads(parallel),
-        threads => model::set_cpu_threads(threads),
-    }
-}

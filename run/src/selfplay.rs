@@ -7,13 +7,13 @@
 
 use crate::interrupt;
 use crate::playing_net::PlayingNet;
-use crate::run_state::{ensure_best, open_run_options, set_cpu_threads, RunDirOptions};
+use crate::run_state::{ensure_best, open_run_options, RunDirOptions};
 use crate::store_retry::retry;
 use anyhow::Result;
 use egdb::Tables;
 use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun, RunDir, Uploader};
-use selfplay::{Session, SessionReport, SessionTotals, ShardWritten};
+use selfplay::{Session, SessionReport, ShardWritten};
 use shard::list_shards;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -43,7 +43,7 @@ pub fn run(options: SelfplayOptions) -> Result<()> {
         config.selfplay.workers = workers;
         config.validate()?;
     }
-    set_cpu_threads(&config, config.selfplay.forward_threads());
+    model::configure_cpu_threads(config.cpu_threads, config.selfplay.forward_threads());
     let cached = Arc::new(cached);
     let uploader = cached.is_remote().then(|| start_uploader(&cached)).transpose()?;
     let announce = |shard: &Path, games: u64| {
@@ -230,7 +230,7 @@ pub fn play_games(
         &|| playing.look(false) || stop(),
         |totals| {
             bar.set_position(totals.games);
-            bar.set_message(describe(totals));
+            bar.set_message(totals.describe());
             count(totals.written);
         },
     );
@@ -242,26 +242,13 @@ pub fn play_games(
     Ok(report)
 }
 
-/// One line: rates, mean game length and results.
-pub fn describe(t: &SessionTotals) -> String {
-    format!(
-        "{:.2} games/s  {:.0} pos/s  mean {:.0} plies  B/D/W {}/{}/{}",
-        t.games_per_sec(),
-        t.samples as f64 / t.elapsed.as_secs_f64().max(1e-9),
-        t.mean_length(),
-        t.black_wins,
-        t.draws,
-        t.white_wins
-    )
-}
-
 fn print_summary(report: &SessionReport) {
     let w = &report.workers;
     progress::line(format!(
         "self-play: {} games, {} samples ({})",
         report.totals.games,
         report.totals.samples,
-        describe(&report.totals)
+        report.totals.describe()
     ));
     progress::line(format!(
         "net: {} positions in {} batches (mean batch {:.0}; {:.0}% of the leaves answered by the cache), busy {:.0}% of the time",

@@ -37,7 +37,7 @@ pub fn run(options: TrainOptions) -> Result<()> {
              training on its own has none, so the learning rate stays at its peak"
         );
     }
-    crate::run_state::set_cpu_threads(&config, 1);
+    model::configure_cpu_threads(config.cpu_threads, 1);
     let tables = config.egdb.load()?;
     // A resumed window re-reads its shards, and a fresh cache has neither them nor the state.
     retry("the trainer fetches its state", || {

@@ -33,7 +33,7 @@ pub struct RunConfig {
     #[serde(default)]
     pub bf16: bool,
     /// libtorch's CPU threads; 0 shares the cores among the threads that run a net at once (see
-    /// `run_state::set_cpu_threads`).
+    /// `model::configure_cpu_threads`).
     #[serde(default)]
     pub cpu_threads: usize,
     #[serde(default)]

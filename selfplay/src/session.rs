@@ -76,6 +76,19 @@ impl SessionTotals {
         self.plies as f64 / self.games.max(1) as f64
     }
 
+    /// One line: rates, mean game length and results.
+    pub fn describe(&self) -> String {
+        format!(
+            "{:.2} games/s  {:.0} pos/s  mean {:.0} plies  B/D/W {}/{}/{}",
+            self.games_per_sec(),
+            self.samples as f64 / self.elapsed.as_secs_f64().max(1e-9),
+            self.mean_length(),
+            self.black_wins,
+            self.draws,
+            self.white_wins
+        )
+    }
+
     fn add(&mut self, record: &GameRecord, samples: usize) {
         self.games += 1;
         self.samples += samples as u64;

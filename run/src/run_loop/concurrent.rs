@@ -15,8 +15,8 @@ use super::{figures, phase_seed, step_limit, Parts};
 use crate::budget::{exhausted, games_for_phase, out_of_time, share_spent, Progress, Spent};
 use crate::gatekeeper;
 use crate::interrupt;
-use crate::run_state::{ensure_best, set_cpu_threads};
-use crate::selfplay::{describe, Batch, Batches};
+use crate::run_state::ensure_best;
+use crate::selfplay::{Batch, Batches};
 use crate::training;
 use anyhow::{Error, Result};
 use egdb::Tables;
@@ -33,7 +33,7 @@ pub(super) fn run(parts: Parts) -> Result<()> {
     let best = ensure_best(cached, config)?;
     // libtorch's CPU threads, shared among the threads that run self-play's net, the trainer and
     // the gate.
-    set_cpu_threads(config, config.selfplay.forward_threads() + 2);
+    model::configure_cpu_threads(config.cpu_threads, config.selfplay.forward_threads() + 2);
     let shared = Shared {
         budget: config.budget,
         progress: Mutex::new(progress),
@@ -229,7 +229,7 @@ impl Batches for Budgeted<'_> {
             "generation {}: {} games, {}",
             best.generation,
             report.totals.games,
-            describe(&report.totals)
+            report.totals.describe()
         ));
         Ok(())
     }

@@ -8,8 +8,8 @@ use crate::eval_anchors;
 use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
 use crate::playing_net::PlayingNet;
-use crate::run_state::{ensure_best, set_cpu_threads};
-use crate::selfplay::{describe, play_games, Batch};
+use crate::run_state::ensure_best;
+use crate::selfplay::{play_games, Batch};
 use crate::train::{endgame_line, train_paid_steps, warn_damaged};
 use anyhow::Result;
 use train::TbLogger;
@@ -56,7 +56,7 @@ pub(super) fn run(parts: Parts) -> Result<()> {
             games: games_for_phase(&config.budget, &spent),
             seed: phase_seed(config.seed, spent.games),
         };
-        set_cpu_threads(config, config.selfplay.forward_threads());
+        model::configure_cpu_threads(config.cpu_threads, config.selfplay.forward_threads());
         let playing = PlayingNet::new(cached, config, best)?;
         let report = play_games(
             cached,
@@ -69,8 +69,8 @@ pub(super) fn run(parts: Parts) -> Result<()> {
             |written| progress.add_games(written),
         )?;
         tb.selfplay(trainer.step(), &figures(&report.totals))?;
-        println!("  {}", describe(&report.totals));
-        set_cpu_threads(config, 1);
+        println!("  {}", report.totals.describe());
+        model::configure_cpu_threads(config.cpu_threads, 1);
         warn_damaged(&trainer.refresh()?);
         trainer.set_budget_spent(share_spent(&config.budget, &progress.spent(), trainer.step()));
         let trained = train_paid_steps(&mut trainer, step_limit(config))?;

@@ -1,7 +1,7 @@
 //! `checkers-zero bench`: every performance figure in one run (move generation, search, forward
 //! passes, self-play with its inference efficiency, training, the alpha-beta engine with the
-//! shipped net), as a table and optionally as JSON.
-//! Each measurement has its own module here; this one only orchestrates and prints.
+//! shipped net), as a table and optionally as JSON. Each measurement has its own module; this one
+//! only orchestrates and prints.
 
 mod alphabeta;
 mod families;
@@ -13,7 +13,6 @@ mod report;
 mod self_play;
 mod training;
 
-use crate::run_state::set_cpu_threads;
 use alphabeta::bench_alphabeta;
 use anyhow::{Context, Result};
 use families::{bench_families, FamilyPlan};
@@ -111,7 +110,7 @@ pub fn run(options: BenchOptions) -> Result<()> {
     let device = model::resolve_device(config.device)?;
     let bf16 = config.bf16 && device.is_cuda();
     // One thread setting for every net figure: the one self-play uses.
-    set_cpu_threads(&config, config.selfplay.workers);
+    model::configure_cpu_threads(config.cpu_threads, config.selfplay.workers);
     tch::manual_seed(config.seed as i64);
     let clock = Clock(Instant::now());
     let new_inference = || -> Result<Inference, ModelError> {
@@ -137,9 +136,9 @@ pub fn run(options: BenchOptions) -> Result<()> {
             clock.stage(format!(
                 "self-play again, through an inference server of {threads} threads"
             ));
-            set_cpu_threads(&config, threads);
+            model::configure_cpu_threads(config.cpu_threads, threads);
             let served = measure_served(&config, &plan, &new_inference)?;
-            set_cpu_threads(&config, config.selfplay.workers);
+            model::configure_cpu_threads(config.cpu_threads, config.selfplay.workers);
             Some(served)
         }
     };
@@ -252,7 +251,7 @@ fn with_round_bar<T>(
     let bar = progress::bar(games, "games");
     let figures = measure(games, &mut |totals| {
         bar.set_position(totals.games);
-        bar.set_message(crate::selfplay::describe(totals));
+        bar.set_message(totals.describe());
     })?;
     bar.finish_and_clear();
     Ok(figures)
