@@ -287,6 +287,7 @@ mod tests {
             Some(Err("`most=1.5`: not a whole number".into()))
         );
         assert_eq!(outer.set_text("inner.most", "3"), None);
+        assert_eq!(outer.inner.text("most").as_deref(), Some("10"));
         assert_eq!((outer.text("share").as_deref(), outer.number("on")), (Some("0.25"), Some(1.0)));
     }
 
