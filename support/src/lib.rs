@@ -18,7 +18,7 @@ pub use device::{DeviceSpec, DeviceSpecError};
 pub use error::{one_line, panic_message, some_of};
 pub use naming::{process_token, unique_name};
 pub use read::{
-    check_regular, read_capped, read_line_capped, read_text_capped, BadLine, ReadError,
+    check_regular, read_capped, read_line_capped, read_text_capped, utf8_text, BadLine, ReadError,
 };
 pub use rng::{mix, SplitMix64};
 pub use shown::{escape_and_cut, shown, SHOWN_CHARS};

@@ -88,13 +88,19 @@ pub fn read_capped(
     Ok(bytes)
 }
 
-/// [`read_capped`] as UTF-8 text.
+/// [`read_capped`] as UTF-8 text (see [`utf8_text`]).
 pub fn read_text_capped(
     path: &Path,
     default_limit: u64,
     what: &'static str,
 ) -> Result<String, ReadError> {
-    String::from_utf8(read_capped(path, default_limit, what)?).map_err(|e| {
+    utf8_text(read_capped(path, default_limit, what)?)
+}
+
+/// A whole file's bytes as text, or the error [`read_text_capped`] gives for bytes that are not
+/// UTF-8 (the fuzz targets feed it any bytes, as a file could hold them).
+pub fn utf8_text(bytes: Vec<u8>) -> Result<String, ReadError> {
+    String::from_utf8(bytes).map_err(|e| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!("not UTF-8 text: {}", e.utf8_error()),
