@@ -70,11 +70,11 @@ pub fn run(options: LadderOptions) -> Result<()> {
     );
     // The trainer's measurements on the endgame tables, when the run has them.
     let endgame_file = run.train_dir().join(train::ENDGAME_LOG_FILE);
-    let endgame = endgame_file
-        .exists()
-        .then(|| train::read_endgame_log(&endgame_file))
-        .transpose()
-        .with_context(|| format!("reading {}", endgame_file.display()))?;
+    let endgame =
+        endgame_file.exists().then(|| train::read_endgame_log(&endgame_file)).transpose()?;
+    for skipped in endgame.iter().flat_map(|log| &log.skipped) {
+        eprintln!("warning: skipped {}", support::one_line(skipped));
+    }
     print!(
         "{:width$}  {:>8}  {:>5}  {:>5}  {:>6}  {:>5}",
         "player", "step", "games", "score", "Elo", "±95%"
@@ -92,7 +92,7 @@ pub fn run(options: LadderOptions) -> Result<()> {
         );
         let accuracy = endgame.as_ref().map(|log| {
             r.step
-                .and_then(|s| log.get(&s))
+                .and_then(|s| log.by_step.get(&s))
                 .map_or_else(|| "-".to_string(), |m| format!("{:.1}%", 100.0 * m.accuracy))
         });
         println!("{}", accuracy.map_or_else(String::new, |a| format!("  {a:>8}")));
@@ -118,7 +118,7 @@ const CURVE_SPANS: usize = 8;
 
 /// Prints and plots the learning curve against the fixed opponents, when the run has one.
 fn learning_curve(cached: &CachedRun, plot: &Path) -> Result<()> {
-    let records = crate::eval_anchors::read_evaluations(cached)?;
+    let records = crate::gate::anchors::read_evaluations(cached)?;
     if records.is_empty() {
         return Ok(());
     }

@@ -137,19 +137,23 @@ fn score(logits: [f32; 3], exact: Wdl) -> (bool, f64) {
     (best == class(exact), ((p[0] - p[2]) / sum - target).abs())
 }
 
-/// The measurements logged in `path`, by step (the last one of a step wins). An absent file is an
-/// empty log; lines that do not parse (e.g. one cut short by a crash) are skipped.
-pub fn read_endgame_log(path: &Path) -> Result<BTreeMap<u64, EndgameAccuracy>, TrainError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(TrainError::io(path, e)),
-    };
-    Ok(text
-        .lines()
-        .filter_map(|line| serde_json::from_str::<EndgameAccuracy>(line).ok())
-        .map(|m| (m.step, m))
-        .collect())
+/// The measurements of an endgame log, and its lines that were not measurements.
+#[derive(Debug)]
+pub struct EndgameLog {
+    /// The measurements by step (the last one of a step wins).
+    pub by_step: BTreeMap<u64, EndgameAccuracy>,
+    /// Each line that was not a measurement (cut short by a crash, even inside a character),
+    /// naming the file and the line, for the caller to warn about.
+    pub skipped: Vec<rundata::BadLine>,
+}
+
+/// The measurements logged in `path` (see [`rundata::read_json_lines`]: an absent file is an
+/// empty log; one that is not a regular file or is bigger than the record logs' limit is an
+/// error naming the limit and its setting; a damaged line is set aside, never the whole log).
+pub fn read_endgame_log(path: &Path) -> Result<EndgameLog, TrainError> {
+    let read = rundata::read_json_lines::<EndgameAccuracy>(path)?;
+    let by_step = read.records.into_iter().map(|m| (m.step, m)).collect();
+    Ok(EndgameLog { by_step, skipped: read.skipped })
 }
 
 #[cfg(test)]
@@ -218,14 +222,38 @@ mod tests {
     fn the_log_reads_back_by_step_and_skips_a_cut_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(ENDGAME_LOG_FILE);
-        assert!(read_endgame_log(&path).unwrap().is_empty());
+        assert!(read_endgame_log(&path).unwrap().by_step.is_empty());
         let line = |step| {
             let m = EndgameAccuracy { step, positions: 5, accuracy: 0.4, mae: 0.5, seconds: 1.0 };
             serde_json::to_string(&m).unwrap()
         };
         std::fs::write(&path, format!("{}\n{}\n{{\"step\": 3, \"pos", line(1), line(2))).unwrap();
         let log = read_endgame_log(&path).unwrap();
-        assert_eq!(log.keys().copied().collect::<Vec<_>>(), [1, 2]);
-        assert_eq!((log[&2].accuracy, log[&2].seconds), (0.4, 0.0), "seconds are not logged");
+        assert_eq!(log.by_step.keys().copied().collect::<Vec<_>>(), [1, 2]);
+        let second = &log.by_step[&2];
+        assert_eq!((second.accuracy, second.seconds), (0.4, 0.0), "seconds are not logged");
+        assert_eq!(log.skipped.iter().map(|bad| bad.line).collect::<Vec<_>>(), [3]);
+    }
+
+    #[test]
+    fn a_line_cut_inside_a_character_is_skipped_and_the_lines_after_it_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(ENDGAME_LOG_FILE);
+        let line = |step| {
+            let m = EndgameAccuracy { step, positions: 5, accuracy: 0.4, mae: 0.5, seconds: 1.0 };
+            serde_json::to_string(&m).unwrap() + "\n"
+        };
+        let mut bytes = line(1).into_bytes();
+        bytes.extend_from_slice(b"{\"step\": 2, \"note\": \"r\xc3\n");
+        bytes.extend_from_slice(line(3).as_bytes());
+        std::fs::write(&path, bytes).unwrap();
+        let log = read_endgame_log(&path).unwrap();
+        assert_eq!(log.by_step.keys().copied().collect::<Vec<_>>(), [1, 3]);
+        let skipped: Vec<String> = log.skipped.iter().map(|bad| support::one_line(bad)).collect();
+        assert_eq!(skipped.len(), 1);
+        assert!(
+            skipped[0].contains(":2: not a record") && skipped[0].contains("not UTF-8"),
+            "{skipped:?}"
+        );
     }
 }

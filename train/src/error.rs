@@ -20,6 +20,9 @@ pub enum TrainError {
         #[source]
         source: std::io::Error,
     },
+    /// A log of the run could not be read (not a regular file, too big, unreadable).
+    #[error(transparent)]
+    Run(#[from] rundata::RunDirError),
     /// A shard could not be read or written.
     #[error(transparent)]
     Shard(#[from] ShardError),

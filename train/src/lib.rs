@@ -30,7 +30,7 @@ pub mod tb;
 mod trainer;
 
 pub use endgame::{
-    read_endgame_log, EndgameAccuracy, EndgameSet, ENDGAME_LOG_FILE, ENDGAME_SET_SIZE,
+    read_endgame_log, EndgameAccuracy, EndgameLog, EndgameSet, ENDGAME_LOG_FILE, ENDGAME_SET_SIZE,
 };
 pub use error::{StateError, TrainError};
 pub use replay::{Refresh, ReplayBuffer};
