@@ -19,6 +19,10 @@ pub struct Spent {
     pub wall_seconds: f64,
 }
 
+/// The largest `progress.json` read (the file this module writes is under 100 bytes); a bigger
+/// one, or one that is not a regular file, is refused by name (`support::read_capped`).
+const MAX_PROGRESS_BYTES: u64 = 1 << 20;
+
 /// The spent budget of one run, saved after every change.
 pub struct Progress {
     path: PathBuf,
@@ -30,10 +34,10 @@ pub struct Progress {
 impl Progress {
     pub fn open(run: &RunDir) -> Result<Progress> {
         let path = run.progress_file();
-        let spent = match std::fs::read_to_string(&path) {
-            Ok(text) => serde_json::from_str(&text)
+        let spent = match support::read_capped(&path, MAX_PROGRESS_BYTES, "a progress file") {
+            Ok(bytes) => serde_json::from_slice(&bytes)
                 .with_context(|| format!("{}: not a valid progress file", path.display()))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Spent::default(),
+            Err(e) if e.is_not_found() => Spent::default(),
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         };
         Ok(Progress { path, spent, since: Instant::now() })
@@ -152,5 +156,18 @@ mod tests {
         progress.add_games(3).unwrap();
         let mut again = Progress::open(&run).unwrap();
         assert_eq!(again.spent().games, 3);
+    }
+
+    #[test]
+    fn a_progress_file_over_its_limit_is_refused_naming_the_limit_and_its_setting() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::create(dir.path()).unwrap();
+        let file = std::fs::File::create(run.progress_file()).unwrap();
+        file.set_len(MAX_PROGRESS_BYTES + 1).unwrap();
+        let err = format!("{:#}", Progress::open(&run).err().expect("refused"));
+        assert!(
+            err.contains("progress.json: 1048577 bytes is more than the 1048576-byte limit of a progress file (raise it with CHECKERS_ZERO_MAX_FILE_MB=MIB)"),
+            "{err}"
+        );
     }
 }
