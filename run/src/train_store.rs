@@ -103,9 +103,7 @@ fn read(cached: &CachedRun, path: &Path) -> Result<(String, Vec<u8>)> {
     let key = cached
         .key_of(path)
         .ok_or_else(|| anyhow::anyhow!("{} is not a file of the run's cache", path.display()))?;
-    let bytes =
-        std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-    Ok((key, bytes))
+    Ok((key, rundata::read_for_upload(path)?))
 }
 
 /// The plain files of `dir` (none when it does not exist), hidden (temporary) ones left out.

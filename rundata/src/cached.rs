@@ -8,6 +8,17 @@ use crate::{BestNet, Created, Promotion, RunDir, RunDirError, Store};
 use std::path::{Path, PathBuf};
 use support::write_atomic;
 
+/// The largest file of a cache uploaded to the store (a net or a training state bigger than
+/// the same limit is refused when loaded anyway).
+pub const MAX_UPLOAD_BYTES: u64 = 1 << 30;
+
+/// The bytes of the cache's file `path`, read to be uploaded: refused by name when it is not a
+/// regular file or is bigger than [`MAX_UPLOAD_BYTES`] (or what `CHECKERS_ZERO_MAX_FILE_MB` sets).
+pub fn read_for_upload(path: &Path) -> Result<Vec<u8>, RunDirError> {
+    support::read_capped(path, MAX_UPLOAD_BYTES, "a file to upload")
+        .map_err(|source| RunDirError::Read { path: path.to_path_buf(), source })
+}
+
 /// A run's store and this process's local folder for it.
 #[derive(Debug)]
 pub struct CachedRun {
@@ -118,8 +129,7 @@ impl CachedRun {
             path: path.to_path_buf(),
             source: std::io::Error::other("not a file of the run's cache"),
         })?;
-        let bytes = std::fs::read(path)
-            .map_err(|source| RunDirError::Io { path: path.to_path_buf(), source })?;
+        let bytes = read_for_upload(path)?;
         let created = self.store.create(&key, &bytes)?;
         if created == Created::AlreadyExists {
             if let Some(theirs) = self.store.get(&key)?.filter(|theirs| *theirs != bytes) {
@@ -194,6 +204,25 @@ mod tests {
         assert!(run.download_new("shards").unwrap().is_empty());
         assert_eq!(run.fetch("shards/a.shard").unwrap(), shard);
         assert!(!dir.path().join("c").exists());
+    }
+
+    #[test]
+    fn a_file_to_upload_is_read_only_when_regular_and_under_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.safetensors");
+        std::fs::File::create(&big).unwrap().set_len(MAX_UPLOAD_BYTES + 1).unwrap();
+        let err = support::one_line(&read_for_upload(&big).unwrap_err());
+        assert!(
+            err.contains("big.safetensors: 1073741825 bytes is more than the 1073741824-byte limit of a file to upload (raise it with CHECKERS_ZERO_MAX_FILE_MB=MIB)"),
+            "{err}"
+        );
+        let fifo = dir.path().join("pipe");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let err = support::one_line(&read_for_upload(&fifo).unwrap_err());
+        assert!(err.contains("pipe: not a regular file (a FIFO)"), "{err}");
+        let small = dir.path().join("small");
+        std::fs::write(&small, b"bytes").unwrap();
+        assert_eq!(read_for_upload(&small).unwrap(), b"bytes");
     }
 
     #[test]

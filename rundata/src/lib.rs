@@ -52,7 +52,7 @@ mod log;
 mod outbox;
 mod store;
 
-pub use cached::CachedRun;
+pub use cached::{read_for_upload, CachedRun, MAX_UPLOAD_BYTES};
 pub use json_lines::{
     append_json_lines, read_json_lines, to_json_lines, BadLine, Damage, JsonLines, MAX_LOG_BYTES,
 };
