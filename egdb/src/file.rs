@@ -184,11 +184,13 @@ pub(crate) fn open_table(
     m: Material,
     positions: u64,
 ) -> Result<Option<Mapped>, EgdbError> {
-    let mut file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(EgdbError::io(path, "open", e)),
-    };
+    // A FIFO would block the open until a writer comes: only regular files are opened.
+    match support::check_regular(path) {
+        Ok(_) => {}
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(EgdbError::io(path, "open", std::io::Error::other(e))),
+    }
+    let mut file = File::open(path).map_err(|e| EgdbError::io(path, "open", e))?;
     let len = file.metadata().map_err(|e| EgdbError::io(path, "read the size of", e))?.len();
     let mut head = [0u8; HEADER_LEN];
     let got = read_up_to(&mut file, &mut head).map_err(|e| EgdbError::io(path, "read", e))?;
@@ -306,5 +308,16 @@ mod tests {
         other_version[8] = 9;
         assert!(matches!(damaged(&other_version), EgdbError::Version { found: 9, .. }));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file is left");
+    }
+
+    #[test]
+    fn a_fifo_named_as_a_table_is_refused_by_name_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = Material::new(1, 0, 0, 1);
+        let path = table_path(dir.path(), m, Kind::Wdl);
+        assert!(std::process::Command::new("mkfifo").arg(&path).status().unwrap().success());
+        let err = support::one_line(&open_table(&path, Kind::Wdl, m, 100).unwrap_err());
+        assert!(err.contains("cannot open: not a regular file (a FIFO)"), "{err}");
+        assert!(err.contains(&path.display().to_string()), "{err}");
     }
 }
