@@ -35,7 +35,7 @@ mod tests {
     use tch::Device;
 
     /// Prints the CPU figures for the default and the GPU-sized net:
-    /// `cargo test --release -p checkers-zero-net -- --ignored --nocapture forward_throughput`.
+    /// `cargo test --release -p bench --lib -- --ignored --nocapture forward_throughput`.
     #[test]
     #[ignore = "a measurement, not a check"]
     fn forward_throughput() {

@@ -30,7 +30,7 @@ pub fn uniform_sims_per_sec(duration: Duration) -> f64 {
 #[cfg(test)]
 mod tests {
     /// Not a timed test: prints the figure.
-    /// `cargo test --release --bin checkers-zero -- --ignored --nocapture print_uniform`
+    /// `cargo test --release -p bench --lib -- --ignored --nocapture print_uniform`
     #[test]
     #[ignore = "a measurement, not a check"]
     fn print_uniform_sims_per_sec() {

@@ -142,7 +142,7 @@ pub fn bench_train(
 mod tests {
     use super::*;
 
-    /// Prints the figures: `cargo test --release --bin checkers-zero -- --ignored --nocapture
+    /// Prints the figures: `cargo test --release -p bench --lib -- --ignored --nocapture
     /// training_pipeline`.
     #[test]
     #[ignore = "a measurement, not a check"]
