@@ -103,7 +103,7 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
     }
     let ratios = alphabeta["feature_node_ratios"].as_array().expect("the refinements' ratios");
     let names: Vec<&str> = ratios.iter().filter_map(|pair| pair[0].as_str()).collect();
-    assert_eq!(names, ["pvs", "aspiration", "killers", "history", "keep_table"]);
+    assert_eq!(names, ["pvs", "aspiration", "killers", "history", "policy", "keep_table"]);
     assert!(ratios.iter().all(|pair| pair[1].as_f64().is_some_and(|r| r > 0.0)), "{ratios:?}");
     assert!(text.contains("| alpha-beta, net incremental |"), "no alpha-beta rows:\n{text}");
     assert_eq!(

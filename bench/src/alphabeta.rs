@@ -54,11 +54,12 @@ pub struct AlphaBetaBench {
 type TurnOff = fn(&mut SearchFeatures);
 
 /// The refinements whose node counts are measured, each with how to turn it off.
-const FEATURES: [(&str, TurnOff); 5] = [
+const FEATURES: [(&str, TurnOff); 6] = [
     ("pvs", |f| f.pvs = false),
     ("aspiration", |f| f.aspiration = 0),
     ("killers", |f| f.killers = false),
     ("history", |f| f.history = false),
+    ("policy", |f| f.policy = false),
     ("keep_table", |f| f.keep_table = false),
 ];
 
