@@ -61,13 +61,13 @@ fn open(paths: &TrainPaths, config: TrainConfig) -> (Trainer, train::Opened) {
 fn train_to(root: &Path, trainer: &mut Trainer, limit: u64) -> u64 {
     let cached = CachedRun::open(root.to_str().unwrap(), None, "trainer").unwrap();
     let start = trainer.step();
-    let until = run::training::Until {
+    let until = run::train::follow::Until {
         limit,
         stop: &|| false,
         data_ended: &|| true,
         trained: &|_| {},
         budget_spent: &|| None,
     };
-    run::training::follow(&cached, trainer, &until).unwrap();
+    run::train::follow::follow(&cached, trainer, &until).unwrap();
     trainer.step() - start
 }

@@ -6,21 +6,17 @@
 
 mod budget;
 mod egdb_accuracy;
-mod eval_anchors;
 mod export;
-mod gatekeeper;
-mod gating;
+mod gate;
 mod interrupt;
 mod ladder;
 mod logs;
-mod playing_net;
 mod run_loop;
 mod run_state;
 mod selfplay;
 mod store_retry;
-mod train;
+pub mod train;
 mod train_store;
-pub mod training;
 mod widen;
 
 /// The commands of `checkers-zero` that need libtorch, one function each, taking the command's
@@ -28,7 +24,7 @@ mod widen;
 pub mod commands {
     pub use crate::egdb_accuracy::{accuracy as egdb_accuracy, AccuracyOptions};
     pub use crate::export::{run as export, ExportOptions};
-    pub use crate::gatekeeper::{run as gate, GateOptions};
+    pub use crate::gate::{run as gate, GateOptions};
     pub use crate::ladder::{run as ladder, LadderOptions};
     pub use crate::run_loop::{run, RunOptions};
     pub use crate::run_state::RunDirOptions;

@@ -3,14 +3,18 @@
 //! S3 run: there each shard is written to the process's cache, then uploaded by an [`Uploader`]
 //! (kept on local disk while the store cannot be reached). With `--follow` it plays batch after
 //! batch. A newly promoted net is taken up within seconds, in the middle of a batch too
-//! ([`follow`], which the self-play thread of a concurrent `run` runs too).
+//! ([`follow`], which the self-play thread of a concurrent `run` runs too; the net that plays,
+//! replaced while games are in flight, is [`PlayingNet`]). The games themselves are the `selfplay`
+//! crate's.
 
 use crate::interrupt;
-use crate::playing_net::PlayingNet;
 use crate::run_state::{ensure_best, open_run_options, RunDirOptions};
 use crate::store_retry::retry;
+mod playing_net;
+
 use anyhow::Result;
 use egdb::Tables;
+pub use playing_net::PlayingNet;
 use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun, RunDir, Uploader};
 use selfplay::{Session, SessionReport, ShardWritten};

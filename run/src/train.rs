@@ -1,20 +1,22 @@
 //! `checkers-zero train`: trains on a run's shards, resuming from its last training state, and
-//! writes candidate nets for the gate, one every `checkpoint_every` steps ([`training::follow`],
+//! writes candidate nets for the gate, one every `checkpoint_every` steps ([`follow::follow`],
 //! which a concurrent `run` runs too). With `--follow` it waits for new self-play data. On an S3
 //! run it downloads the shards it lacks into its cache before each look at them, and uploads its
 //! candidates to `nets/` and its training state to `train/` (see [`crate::train_store`]), so that
 //! a trainer on another machine (a fresh cache) resumes where it left off.
 
+pub mod follow;
+
 use crate::interrupt;
 use crate::run_state::{open_run_options, RunDirOptions};
 use crate::store_retry::retry;
-use crate::train_store::{download_state, upload_state};
-use crate::training;
+use crate::train_store::download_state;
 use anyhow::{bail, Result};
 use egdb::Tables;
+use follow::warn_damaged;
 use runconfig::RunConfig;
-use rundata::{layout, CachedRun, RunDir};
-use train::{EndgameSet, StepOutcome, TrainPaths, Trainer};
+use rundata::{layout, RunDir};
+use train::{EndgameSet, TrainPaths, Trainer};
 
 /// What `checkers-zero train` trains.
 pub struct TrainOptions {
@@ -46,14 +48,14 @@ pub fn run(options: TrainOptions) -> Result<()> {
     })?;
     let mut trainer = open_trainer(run, &config, tables.as_deref())?;
     let start = trainer.step();
-    let until = training::Until {
+    let until = follow::Until {
         limit: start.saturating_add(options.steps.unwrap_or(u64::MAX)),
         stop: &|| false,
         data_ended: &|| !options.follow,
         trained: &|_| {},
         budget_spent: &|| None,
     };
-    training::follow(&cached, &mut trainer, &until)?;
+    follow::follow(&cached, &mut trainer, &until)?;
     if trainer.step() > start {
         println!(
             "trained steps {start}..{}; state in {}",
@@ -68,24 +70,6 @@ pub fn run(options: TrainOptions) -> Result<()> {
             trainer.steps_paid(),
             trainer.step()
         );
-    }
-    Ok(())
-}
-
-/// Writes a checkpoint (a candidate net and the training state) and uploads the candidates and
-/// the training state the store lacks; while the store is unreachable they wait in the cache for
-/// the next checkpoint.
-pub(crate) fn checkpoint(cached: &CachedRun, trainer: &mut Trainer) -> Result<()> {
-    let state = trainer.checkpoint()?;
-    if let Some(line) = endgame_line(trainer) {
-        println!("{line}");
-    }
-    let uploaded = cached.publish_new(layout::NETS).map_err(anyhow::Error::from);
-    match uploaded.and_then(|_| upload_state(cached)) {
-        Ok(()) => println!("checkpoint at step {}: {}", trainer.step(), state.display()),
-        Err(e) => {
-            eprintln!("warning: candidates and training state kept in the cache for now: {e:#}")
-        }
     }
     Ok(())
 }
@@ -136,53 +120,4 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig, tables: Option<&Tables>) -
         trainer.set_endgame_set(set);
     }
     Ok(trainer)
-}
-
-/// The progress line of the trainer's newest measurement on the endgame set, once.
-pub fn endgame_line(trainer: &mut Trainer) -> Option<String> {
-    trainer.take_endgame_accuracy().map(|m| {
-        format!(
-            "egdb value accuracy at step {}: {:.1}% ({} positions, mean abs error {:.3}, {:.1} s)",
-            m.step,
-            100.0 * m.accuracy,
-            m.positions,
-            m.mae,
-            m.seconds
-        )
-    })
-}
-
-/// Reports shards the replay window skipped.
-pub fn warn_damaged(refresh: &train::Refresh) {
-    for damaged in &refresh.damaged {
-        eprintln!("warning: skipped {}", support::one_line(damaged));
-    }
-}
-
-/// Trains the steps the data pays for, up to step `limit`, with a progress bar. Stops early when
-/// interrupted. Returns the updates applied.
-pub fn train_paid_steps(trainer: &mut Trainer, limit: u64) -> Result<u64> {
-    let target = trainer.steps_paid().min(limit);
-    let start = trainer.step();
-    if target <= start {
-        return Ok(0);
-    }
-    let bar = progress::bar(target - start, "steps");
-    let mut last_loss = f64::NAN;
-    while trainer.step() < target && !interrupt::requested() {
-        match trainer.train_step()? {
-            StepOutcome::Trained { loss } => last_loss = loss,
-            StepOutcome::Skipped { loss, grad_norm } => {
-                bar.println(format!("skipped a step: loss {loss}, gradient norm {grad_norm}"))
-            }
-        }
-        if let Some(line) = endgame_line(trainer) {
-            // Printed also when the bar is hidden (output not to a terminal), unlike `println`.
-            bar.suspend(|| println!("  {line}"));
-        }
-        bar.set_position(trainer.step() - start);
-        bar.set_message(format!("step {}  loss {last_loss:.3}", trainer.step()));
-    }
-    bar.finish();
-    Ok(trainer.step() - start)
 }

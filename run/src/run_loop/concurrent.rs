@@ -2,7 +2,7 @@
 //! in a thread of its own over the run folder, with the loops of the `selfplay --follow`,
 //! `train --follow` and `gate --follow` roles. Self-play never waits: it plays batches of
 //! `games_per_generation` games and takes up each promotion within seconds, while its games are
-//! in flight (see [`crate::playing_net`]). The trainer
+//! in flight (see [`crate::selfplay::PlayingNet`]). The trainer
 //! trains what the data pays for as it lands; the gate gates its candidates and plays the anchors
 //! of `[eval]` beside self-play.
 //!
@@ -13,11 +13,11 @@
 
 use super::{figures, phase_seed, step_limit, Parts};
 use crate::budget::{exhausted, games_for_phase, out_of_time, share_spent, Progress, Spent};
-use crate::gatekeeper;
+use crate::gate;
 use crate::interrupt;
 use crate::run_state::ensure_best;
 use crate::selfplay::{Batch, Batches};
-use crate::training;
+use crate::train::follow;
 use anyhow::{Error, Result};
 use egdb::Tables;
 use runconfig::{BudgetConfig, RunConfig};
@@ -171,7 +171,7 @@ fn train(
     trainer: &mut Trainer,
     shared: &Shared,
 ) -> Result<()> {
-    let until = training::Until {
+    let until = follow::Until {
         limit: step_limit(config),
         stop: &|| out_of_time(&shared.budget, &shared.spent()),
         data_ended: &|| shared.selfplay_ended.load(SeqCst),
@@ -180,7 +180,7 @@ fn train(
             Some(share_spent(&shared.budget, &shared.spent(), shared.step.load(SeqCst)))
         },
     };
-    training::follow(cached, trainer, &until)
+    follow::follow(cached, trainer, &until)
 }
 
 /// The gate, until the trainer has ended and its last candidate is gated; then the final net
@@ -192,12 +192,12 @@ fn gate(
     shared: &Shared,
 ) -> Result<()> {
     let mut tb = TbLogger::create(&cached.run().tb_dir().join("run"))?;
-    let until = gatekeeper::Until {
+    let until = gate::Until {
         candidates_ended: &|| shared.training_ended.load(SeqCst),
         final_evaluation: true,
         run_clock: Some(&|| shared.spent().wall_seconds),
     };
-    gatekeeper::follow(cached, config, tables, &mut tb, &until).map(drop)
+    gate::follow(cached, config, tables, &mut tb, &until).map(drop)
 }
 
 /// Self-play's batches in a concurrent run: a generation's games at a time, seeded and counted

@@ -4,13 +4,12 @@
 
 use super::{figures, phase_seed, step_limit, Parts};
 use crate::budget::{exhausted, games_for_phase, share_spent};
-use crate::eval_anchors;
-use crate::gating::{gate, last_gated_step};
+use crate::gate::anchors;
+use crate::gate::candidate::{gate, last_gated_step};
 use crate::interrupt;
-use crate::playing_net::PlayingNet;
 use crate::run_state::ensure_best;
-use crate::selfplay::{play_games, Batch};
-use crate::train::{endgame_line, train_paid_steps, warn_damaged};
+use crate::selfplay::{play_games, Batch, PlayingNet};
+use crate::train::follow::{endgame_line, train_paid_steps, warn_damaged};
 use anyhow::Result;
 use train::TbLogger;
 
@@ -33,9 +32,9 @@ pub(super) fn run(parts: Parts) -> Result<()> {
         let limit = exhausted(&config.budget, &spent, trainer.step());
         // The best net against the fixed anchors: when due, and for the final net.
         let run_seconds = Some(spent.wall_seconds);
-        let opponents = eval_anchors::due(cached, config, &best, limit.is_some(), run_seconds)?;
+        let opponents = anchors::due(cached, config, &best, limit.is_some(), run_seconds)?;
         if !opponents.is_empty() {
-            eval_anchors::evaluate(
+            anchors::evaluate(
                 cached,
                 config,
                 tables.clone(),

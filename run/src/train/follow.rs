@@ -2,15 +2,17 @@
 //! trains the steps they pay for (`train.reuse`), writes a candidate every `checkpoint_every`
 //! steps, and waits when the data has paid for nothing more. The trainer thread of a concurrent
 //! `run` runs it beside self-play. It tells the replay window's size and the samples trained per
-//! position (the reuse that `train.reuse` caps) at most every 30 seconds.
+//! position (the reuse that `train.reuse` caps) at most every 30 seconds. The steps between two
+//! checkpoints ([`train_paid_steps`], with a progress bar) and the checkpoints are here too, for
+//! the sequential `run` as well.
 
 use crate::interrupt;
 use crate::store_retry::{retry, sleep};
-use crate::train::{checkpoint, train_paid_steps, warn_damaged};
+use crate::train_store::upload_state;
 use anyhow::Result;
 use rundata::{layout, CachedRun};
 use std::time::{Duration, Instant};
-use train::Trainer;
+use train::{StepOutcome, Trainer};
 
 /// How long the trainer waits before looking for new shards when it has nothing to train.
 const POLL: Duration = Duration::from_secs(2);
@@ -77,4 +79,71 @@ pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Resul
         checkpoint(cached, trainer)?;
     }
     Ok(())
+}
+
+/// Writes a checkpoint (a candidate net and the training state) and uploads the candidates and
+/// the training state the store lacks; while the store is unreachable they wait in the cache for
+/// the next checkpoint.
+fn checkpoint(cached: &CachedRun, trainer: &mut Trainer) -> Result<()> {
+    let state = trainer.checkpoint()?;
+    if let Some(line) = endgame_line(trainer) {
+        println!("{line}");
+    }
+    let uploaded = cached.publish_new(layout::NETS).map_err(anyhow::Error::from);
+    match uploaded.and_then(|_| upload_state(cached)) {
+        Ok(()) => println!("checkpoint at step {}: {}", trainer.step(), state.display()),
+        Err(e) => {
+            eprintln!("warning: candidates and training state kept in the cache for now: {e:#}")
+        }
+    }
+    Ok(())
+}
+
+/// The progress line of the trainer's newest measurement on the endgame set, once.
+pub fn endgame_line(trainer: &mut Trainer) -> Option<String> {
+    trainer.take_endgame_accuracy().map(|m| {
+        format!(
+            "egdb value accuracy at step {}: {:.1}% ({} positions, mean abs error {:.3}, {:.1} s)",
+            m.step,
+            100.0 * m.accuracy,
+            m.positions,
+            m.mae,
+            m.seconds
+        )
+    })
+}
+
+/// Reports shards the replay window skipped.
+pub fn warn_damaged(refresh: &train::Refresh) {
+    for damaged in &refresh.damaged {
+        eprintln!("warning: skipped {}", support::one_line(damaged));
+    }
+}
+
+/// Trains the steps the data pays for, up to step `limit`, with a progress bar. Stops early when
+/// interrupted. Returns the updates applied.
+pub fn train_paid_steps(trainer: &mut Trainer, limit: u64) -> Result<u64> {
+    let target = trainer.steps_paid().min(limit);
+    let start = trainer.step();
+    if target <= start {
+        return Ok(0);
+    }
+    let bar = progress::bar(target - start, "steps");
+    let mut last_loss = f64::NAN;
+    while trainer.step() < target && !interrupt::requested() {
+        match trainer.train_step()? {
+            StepOutcome::Trained { loss } => last_loss = loss,
+            StepOutcome::Skipped { loss, grad_norm } => {
+                bar.println(format!("skipped a step: loss {loss}, gradient norm {grad_norm}"))
+            }
+        }
+        if let Some(line) = endgame_line(trainer) {
+            // Printed also when the bar is hidden (output not to a terminal), unlike `println`.
+            bar.suspend(|| println!("  {line}"));
+        }
+        bar.set_position(trainer.step() - start);
+        bar.set_message(format!("step {}  loss {last_loss:.3}", trainer.step()));
+    }
+    bar.finish();
+    Ok(trainer.step() - start)
 }

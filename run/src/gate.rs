@@ -3,14 +3,17 @@
 //! generation, so of several evaluators exactly one promotes each generation), records the gate
 //! and its games, and plays the fixed anchors of `[eval]` when due. With `--follow` it waits for
 //! the next candidate; on an S3 run it waits out an unreachable store. The gate thread of a
-//! concurrent `run` runs the same loop ([`follow`]).
+//! concurrent `run` runs the same loop ([`follow`]). One gate (the candidate against the best net,
+//! the promotion, the records) is [`candidate`]; the games against the anchors are [`anchors`].
 
-use crate::eval_anchors;
-use crate::gating::{gate, last_gated_step};
 use crate::interrupt;
 use crate::run_state::{ensure_best, open_run_options, RunDirOptions};
 use crate::store_retry::{retry, sleep};
+pub mod anchors;
+pub mod candidate;
+
 use anyhow::Result;
+use candidate::{gate, last_gated_step};
 use egdb::Tables;
 use runconfig::RunConfig;
 use rundata::{layout, BestNet, CachedRun};
@@ -71,12 +74,12 @@ pub fn follow(
         let (best, candidate) = retry(waiting, || next_candidate(cached, config))?;
         let last = ended && candidate.is_none() && until.final_evaluation;
         let run_seconds = until.run_clock.map(|clock| clock());
-        let due = || eval_anchors::due(cached, config, &best, last, run_seconds);
+        let due = || anchors::due(cached, config, &best, last, run_seconds);
         let opponents = retry(waiting, due)?;
         if !opponents.is_empty() {
             let evaluate = || {
                 let tables = tables.clone();
-                eval_anchors::evaluate(cached, config, tables, &best, &opponents, run_seconds, tb)
+                anchors::evaluate(cached, config, tables, &best, &opponents, run_seconds, tb)
             };
             retry(waiting, evaluate)?;
         } else if let Some(step) = candidate {
