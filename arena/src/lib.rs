@@ -1,5 +1,6 @@
 //! Evaluation: players (nets with or without search, alpha-beta, random), matches over opening
-//! ballots, gating and Elo ratings.
+//! ballots, gating, and what the results say (Elo, SPRT, the ladder, the learning curve and their
+//! plots, in `ratings/`).
 //!
 //! Three layers make a side of a match, from the command line down: a [`PlayerSpec`] is the text
 //! (`mcts:RUN:400`), checked; an [`Entrant`] is that spec made ready (its net loaded once, its
@@ -8,31 +9,24 @@
 //! game, with that game's state (a search tree, a seed), so that games run in parallel.
 
 mod anchors;
-mod bradley_terry;
-mod curve;
 mod entrant;
 mod error;
 mod fixture;
 mod gate;
-mod ladder;
 mod openings;
 mod play;
 mod player;
 mod players;
-mod plot;
+mod ratings;
 mod record;
 mod runner;
 mod spec;
-mod sprt;
-mod tally;
 
 pub use anchors::{play_anchor, EvalConfig, EvalRecord};
-pub use curve::{AnchorCurve, Clock, CurvePoint, LearningCurve, Slope, Span};
 pub use entrant::{Entrant, NetOptions};
 pub use error::{ArenaError, BallotError, PlayerFailure};
 pub use fixture::{schedule, Fixture};
 pub use gate::{run_gate, DecidedBy, GateConfig, GateRecord, GateReport};
-pub use ladder::{default_anchor, linked_to, rate, Rating, VIRTUAL_DRAWS};
 pub use openings::{parse_deck, read_deck, standard_deck, Ballot, STANDARD_DECK};
 pub use play::{play_fixture, Ending, PlayedGame, Side};
 pub use player::{Choice, Contestant, Player};
@@ -40,12 +34,14 @@ pub use players::alphabeta::AlphaBetaPlayer;
 pub use players::mcts::{player_config, MctsPlayer, Thinking, PLAYER_PLAYOUTS};
 pub use players::policy::PolicyPlayer;
 pub use players::random::RandomPlayer;
-pub use plot::{curve_svg, elo_svg, XAxis};
+pub use ratings::curve::{AnchorCurve, Clock, CurvePoint, LearningCurve, Slope, Span};
+pub use ratings::ladder::{default_anchor, linked_to, rate, Rating, VIRTUAL_DRAWS};
+pub use ratings::plot::{curve_svg, elo_svg, XAxis};
+pub use ratings::sprt::{SprtConfig, SprtState};
+pub use ratings::tally::{elo_of_score, score_of_elo, signed_elo, EloEstimate, Tally};
 pub use record::{black_points, ending, run_results_file, ResultRecord};
 pub use runner::{run_fixtures, MatchConfig, GAMES_SHARING_NETS};
 pub use spec::{names_a_net, NetSource, PlayerSpec, SearchLimit, MAX_DEPTH};
-pub use sprt::{SprtConfig, SprtState};
-pub use tally::{elo_of_score, score_of_elo, signed_elo, EloEstimate, Tally};
 
 #[cfg(test)]
 mod tests;

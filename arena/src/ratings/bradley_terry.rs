@@ -158,7 +158,7 @@ fn cholesky(m: &[Vec<f64>]) -> Vec<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tally::score_of_elo;
+    use crate::ratings::tally::score_of_elo;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 

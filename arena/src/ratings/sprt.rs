@@ -6,7 +6,7 @@
 //! above 0, so a clean sweep still needs a few games to stop. The gate uses it, and `match --sprt
 //! ELO0,ELO1[,ALPHA,BETA]` (its `FromStr`), whose closing line is [`SprtConfig::verdict`].
 
-use crate::tally::{score_of_elo, signed_elo, Tally};
+use crate::ratings::tally::{score_of_elo, signed_elo, Tally};
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 use support::{check, Invalid};

@@ -9,7 +9,7 @@
 //! sessions included.
 
 use crate::anchors::EvalRecord;
-use crate::tally::Tally;
+use crate::ratings::tally::Tally;
 use std::collections::BTreeMap;
 
 /// z for a two-sided 95% interval (Student's t would be wider for a handful of points; the

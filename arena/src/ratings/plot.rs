@@ -6,8 +6,8 @@
 //! rating. On the curve, each opponent is a line through its evaluations' scores, each with its
 //! 95% interval.
 
-use crate::curve::{Clock, LearningCurve};
-use crate::ladder::Rating;
+use crate::ratings::curve::{Clock, LearningCurve};
+use crate::ratings::ladder::Rating;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -334,7 +334,7 @@ mod tests {
 
     #[test]
     fn the_curve_has_a_point_per_evaluation_and_a_legend_line_per_opponent() {
-        use crate::curve::LearningCurve;
+        use crate::ratings::curve::LearningCurve;
         use crate::{EvalRecord, Tally};
         let record = |opponent: &str, step: u64, wins: u32| EvalRecord {
             generation: 0,

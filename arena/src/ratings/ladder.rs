@@ -1,12 +1,12 @@
 //! The Elo ladder: ratings for every player in a set of result records, anchored at one of them.
 
-use crate::bradley_terry::{fit, PairResult};
 use crate::error::ArenaError;
+use crate::ratings::bradley_terry::{fit, PairResult};
 use crate::record::{black_points, ResultRecord};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Virtual draws added to each pair that met (see [`crate::bradley_terry`]).
+/// Virtual draws added to each pair that met (see [`crate::ratings::bradley_terry`]).
 pub const VIRTUAL_DRAWS: f64 = 1.0;
 
 /// One player's line of the ladder.
