@@ -2,6 +2,7 @@
 //!
 //! - `helpers`: what the modules share: the real binary, the Python with the test packages.
 //! - `analyse`: `analyse` over a 100-game file (read back by pydraughts too), a planted blunder.
+//! - `architecture`: `docs/architecture.md`'s crate table against the crates' dependencies.
 //! - `browser`: the browser board in headless Chromium over WebDriver: a whole game by clicks.
 //! - `bench`: `bench --quick` writes every figure, both net families' included.
 //! - `cli`: which commands load the net library and libtorch; OpenMP's waiting; errors, not panics.
@@ -25,6 +26,7 @@
 //! - `seaweed`: the SeaweedFS server the S3 tests start (shared with `rundata`'s tests).
 //! - `train`: training on generated trajectories, exact resume, damage, TensorBoard files.
 mod analyse;
+mod architecture;
 mod bench;
 mod browser;
 mod cli;
