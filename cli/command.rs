@@ -1,6 +1,6 @@
 //! The command line: every command and its arguments, which of them need libtorch, and the code of
 //! those that run without it. The binary runs a command itself when it needs no net; otherwise the
-//! net library (`cli-net/`) runs it, with [`NetSupport`] for what the shared commands need of it.
+//! net library (`cli-torch/`) runs it, with [`NetSupport`] for what the shared commands need of it.
 //! What the commands share (the net flags, whether a player needs libtorch) is in
 //! [`crate::net_support`], which imports no command.
 

@@ -1,5 +1,5 @@
 //! The commands that need libtorch, with their arguments. Their code lives in the net library
-//! (`cli-net/`, loaded by the binary only for these commands); the arguments live here so that
+//! (`cli-torch/`, loaded by the binary only for these commands); the arguments live here so that
 //! the binary parses, checks and explains every command line itself.
 
 use ::egdb::MAX_PIECES;

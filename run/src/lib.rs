@@ -1,8 +1,10 @@
-//! The run: its three roles (self-play, the trainer, the gatekeeper with the `[eval]` anchors),
-//! the loop that drives them on one machine (one after the other or at once), the budget, the run
-//! folder's state and logs, the store retries of an S3 run, and the other commands that need the
-//! nets (export, widen, ladder, the egdb accuracy of a net). The benchmark is the `bench` crate. The net library (`cli-net/`)
-//! is the thin libtorch entry point over [`commands`].
+//! The run: its three roles, a module each (self-play in `selfplay`, the trainer in [`train`],
+//! the gatekeeper with the `[eval]` anchors in `gate`), the loop that drives them on one machine
+//! (one after the other or at once), the budget, the run folder's state and logs, the store
+//! retries of an S3 run, and the other commands that need the nets (export, widen, ladder, the
+//! egdb accuracy of a net). Each command takes options of its own ([`commands`]); the net library
+//! (`cli-torch/`, the libtorch half of the binary) fills them in from the command line. The
+//! benchmark is the `bench` crate.
 
 mod budget;
 mod egdb_accuracy;

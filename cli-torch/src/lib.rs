@@ -1,8 +1,9 @@
-//! The net library: the commands of `checkers-zero` that need libtorch (training, self-play,
-//! gates, exports, benchmarks, and net players in the shared commands). The binary parses the
-//! command line, loads this library only when the command needs it, and hands it the same command
-//! line ([`checkers_zero_net_main`]); nothing but that text crosses between the two. The commands
-//! themselves are the `run` crate's, which takes options of its own ([`commands`] fills them in).
+//! The net library, the libtorch half of the binary: the commands of `checkers-zero` that need
+//! libtorch (training, self-play, gates, exports, benchmarks, and net players in the shared
+//! commands). The binary parses the command line, loads this library only when the command needs
+//! it, and hands it the same command line ([`checkers_zero_net_main`]); nothing but that text
+//! crosses between the two. The commands themselves are the `run` and `bench` crates', which take
+//! options of their own ([`commands`] fills them in from the flags).
 
 mod commands;
 
