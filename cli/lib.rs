@@ -2,7 +2,7 @@
 //! tables, matches, `bestmove`, the Hub engine, `play`, the browser board `serve` and `analyse`
 //! between built-in players or with sparse nets, the shipped net among them), with no tch
 //! dependency: the binary starts them without loading libtorch. Net players come through a
-//! [`search::NetLoader`] the net library (`cli-net/`) provides.
+//! [`search::NetLoader`] the net library (`cli-torch/`) provides.
 
 pub mod analyse;
 pub mod bestmove;
