@@ -13,10 +13,10 @@ mod report;
 mod self_play;
 mod training;
 
-use alphabeta::bench_alphabeta;
+use alphabeta::{bench_alphabeta, AlphaBetaBench};
 use anyhow::{Context, Result};
 use families::{bench_families, FamilyPlan};
-use matches::bench_matches;
+use matches::{bench_matches, MatchBench};
 use model::{Inference, ModelError, PolicyValueNet};
 use report::Figures;
 use runconfig::RunConfig;
@@ -25,7 +25,7 @@ use selfplay::{SessionError, SessionTotals};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use support::DeviceSpec;
-use training::bench_train;
+use training::{bench_train, TrainBench};
 
 /// How long each measurement runs.
 struct Plan {
@@ -108,14 +108,10 @@ pub fn run(options: BenchOptions) -> Result<()> {
     }
     let plan = if options.quick { QUICK } else { FULL };
     let device = model::resolve_device(config.device)?;
-    let bf16 = config.bf16 && device.is_cuda();
     // One thread setting for every net figure: the one self-play uses.
     model::configure_cpu_threads(config.cpu_threads, config.selfplay.workers);
     tch::manual_seed(config.seed as i64);
     let clock = Clock(Instant::now());
-    let new_inference = || -> Result<Inference, ModelError> {
-        PolicyValueNet::new(&config.net, device).map(|net| Inference::new(net, bf16))
-    };
 
     clock.stage(format!("perft depth {} (one thread)", plan.perft_depth));
     let t = Instant::now();
@@ -125,31 +121,8 @@ pub fn run(options: BenchOptions) -> Result<()> {
     clock.stage("MCTS with the uniform evaluator (one thread)");
     let mcts_sims_per_s = mcts::uniform_sims_per_sec(plan.mcts);
 
-    clock.stage(format!("forward passes, batches {FORWARD_BATCHES:?}"));
-    let forward = forward_rates(&new_inference()?, &plan)?;
-
-    clock.stage(format!("self-play, rounds of {} games", config.budget.games_per_generation));
-    let selfplay = measure_selfplay(&config, &plan, &new_inference)?;
-    let served = match config.selfplay.server.threads {
-        0 => None,
-        threads => {
-            clock.stage(format!(
-                "self-play again, through an inference server of {threads} threads"
-            ));
-            model::configure_cpu_threads(config.cpu_threads, threads);
-            let served = measure_served(&config, &plan, &new_inference)?;
-            model::configure_cpu_threads(config.cpu_threads, config.selfplay.workers);
-            Some(served)
-        }
-    };
-
-    let playouts = config.selfplay.mcts.playout_cap.full_visits;
-    clock.stage(format!("matches, {} games at {playouts} playouts", plan.match_games));
-    let matches = bench_matches(&new_inference, playouts, plan.match_games)?;
-
-    clock.stage(format!("training, batch {}", config.train.batch_size));
-    let train =
-        bench_train(&config.net, &config.train, plan.train_steps, plan.train_positions, device)?;
+    let NetFigures { forward, selfplay, served, matches, train } =
+        measure_nets(&config, &plan, device, &clock)?;
 
     // The net figures' thread setting, for the report, before the families take one thread.
     let threads = tch::get_num_threads();
@@ -158,15 +131,7 @@ pub fn run(options: BenchOptions) -> Result<()> {
     let families =
         bench_families(&config.selfplay, config.budget.games_per_generation, plan.families)?;
 
-    let (per_move, positions, feature_depth) = plan.alphabeta;
-    clock.stage(format!(
-        "alpha-beta with the shipped net, {positions} positions at {} s (one thread)",
-        per_move.as_secs_f64()
-    ));
-    let shipped = sparsenet::SparseWeights::load(&options.shipped_net)?.0;
-    let requests = model::decision_requests(0x5eed, 4096);
-    let shipped = std::sync::Arc::new(shipped);
-    let alphabeta = bench_alphabeta(&shipped, &requests, per_move, positions, feature_depth);
+    let alphabeta = measure_alphabeta(&options.shipped_net, &plan, &clock)?;
 
     let figures = Figures {
         perft_nodes_per_s,
@@ -221,6 +186,67 @@ pub fn run(options: BenchOptions) -> Result<()> {
 }
 
 /// Self-play rounds with a progress bar per round.
+/// The figures of the net in the config: forward passes, self-play (through an inference server
+/// too, when the config has one), matches and training.
+struct NetFigures {
+    forward: [f64; 5],
+    selfplay: SelfPlayBench,
+    served: Option<ServedBench>,
+    matches: MatchBench,
+    train: TrainBench,
+}
+
+/// Measures the config's net on `device`, each figure a stage of `clock`.
+fn measure_nets(
+    config: &RunConfig,
+    plan: &Plan,
+    device: tch::Device,
+    clock: &Clock,
+) -> Result<NetFigures> {
+    let bf16 = config.bf16 && device.is_cuda();
+    let new_inference = || -> Result<Inference, ModelError> {
+        PolicyValueNet::new(&config.net, device).map(|net| Inference::new(net, bf16))
+    };
+    clock.stage(format!("forward passes, batches {FORWARD_BATCHES:?}"));
+    let forward = forward_rates(&new_inference()?, plan)?;
+
+    clock.stage(format!("self-play, rounds of {} games", config.budget.games_per_generation));
+    let selfplay = measure_selfplay(config, plan, &new_inference)?;
+    let served = match config.selfplay.server.threads {
+        0 => None,
+        threads => {
+            clock.stage(format!(
+                "self-play again, through an inference server of {threads} threads"
+            ));
+            model::configure_cpu_threads(config.cpu_threads, threads);
+            let served = measure_served(config, plan, &new_inference)?;
+            model::configure_cpu_threads(config.cpu_threads, config.selfplay.workers);
+            Some(served)
+        }
+    };
+
+    let playouts = config.selfplay.mcts.playout_cap.full_visits;
+    clock.stage(format!("matches, {} games at {playouts} playouts", plan.match_games));
+    let matches = bench_matches(&new_inference, playouts, plan.match_games)?;
+
+    clock.stage(format!("training, batch {}", config.train.batch_size));
+    let train =
+        bench_train(&config.net, &config.train, plan.train_steps, plan.train_positions, device)?;
+    Ok(NetFigures { forward, selfplay, served, matches, train })
+}
+
+/// The alpha-beta engines with the shipped net at `shipped` (one thread), a stage of `clock`.
+fn measure_alphabeta(shipped: &Path, plan: &Plan, clock: &Clock) -> Result<AlphaBetaBench> {
+    let (per_move, positions, feature_depth) = plan.alphabeta;
+    clock.stage(format!(
+        "alpha-beta with the shipped net, {positions} positions at {} s (one thread)",
+        per_move.as_secs_f64()
+    ));
+    let shipped = std::sync::Arc::new(sparsenet::SparseWeights::load(shipped)?.0);
+    let requests = model::decision_requests(0x5eed, 4096);
+    Ok(bench_alphabeta(&shipped, &requests, per_move, positions, feature_depth))
+}
+
 fn measure_selfplay(
     config: &RunConfig,
     plan: &Plan,

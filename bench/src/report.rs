@@ -85,7 +85,21 @@ pub fn print_table(
     println!();
     println!("| figure | value | how |");
     println!("| --- | ---: | --- |");
-    let row = |name: &str, value: String, how: String| println!("| {name} | {value} | {how} |");
+    engine_rows(f, &net);
+    selfplay_rows(f, s, served, config, &net);
+    match_and_training_rows(f, m, t, &net);
+    family_ratio_rows(f);
+    alphabeta_rows(f);
+    family_rows(f);
+}
+
+/// One row of the table.
+fn row(name: &str, value: String, how: String) {
+    println!("| {name} | {value} | {how} |");
+}
+
+/// The rows of move generation, the search and the forward passes.
+fn engine_rows(f: &Figures, net: &str) {
     row(
         "perft",
         rate(f.perft_nodes_per_s, "nodes/s"),
@@ -105,6 +119,16 @@ pub fn print_table(
             format!("{net} net, encoded input, copies included"),
         );
     }
+}
+
+/// The rows of self-play, its inference efficiency and its server.
+fn selfplay_rows(
+    f: &Figures,
+    s: &SelfPlayBench,
+    served: Option<&ServedBench>,
+    config: &RunConfig,
+    net: &str,
+) {
     row(
         "self-play",
         rate(f.selfplay_pos_per_s, "pos/s"),
@@ -157,6 +181,10 @@ pub fn print_table(
             ),
         );
     }
+}
+
+/// The rows of matches and training.
+fn match_and_training_rows(f: &Figures, m: &MatchBench, t: &TrainBench, net: &str) {
     row(
         "match",
         rate(f.match_pos_per_s, "pos/s"),
@@ -201,14 +229,24 @@ pub fn print_table(
         format!("{:.0}%", 100.0 * f.train_efficiency),
         format!("over raw train steps ({})", rate(t.raw_samples_per_s, "samples/s")),
     );
-    let (resnet, sparse) = (&f.families.resnet, &f.families.sparse);
+}
+
+/// The sparse family's figures over the ResNet's.
+fn family_ratio_rows(f: &Figures) {
     for (name, ratio) in f.families.ratios() {
         row(
             &format!("sparse / ResNet, {name}"),
             format!("{ratio:.1}x"),
-            format!("{} over {}, one thread each, random weights", sparse.net, resnet.net),
+            format!(
+                "{} over {}, one thread each, random weights",
+                f.families.sparse.net, f.families.resnet.net
+            ),
         );
     }
+}
+
+/// The rows of the alpha-beta engines and their refinements.
+fn alphabeta_rows(f: &Figures) {
     let ab = &f.alphabeta;
     for (name, engine, how) in [
         ("alpha-beta, static evaluation", &ab.classic_static, "the classic engine (`alphabeta`)"),
@@ -243,7 +281,11 @@ pub fn print_table(
             ),
         );
     }
-    for figures in [resnet, sparse] {
+}
+
+/// Each family's own figures.
+fn family_rows(f: &Figures) {
+    for figures in [&f.families.resnet, &f.families.sparse] {
         row(
             &figures.net,
             rate(figures.evals_per_s_b1, "evals/s"),
