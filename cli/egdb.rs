@@ -5,9 +5,10 @@
 //! build finished), with one progress line per slice on stderr. `probe [--dir DIR] [--fen FEN]`
 //! prints one line per position, `VALUE MOVE [plies=D]`: `win 18-22 plies=7`, `draw 5-9`,
 //! `loss 1-6 plies=12`, or `loss none` when the side to move has no move. Without `--fen` it
-//! answers each FEN line of standard input (blank lines skipped); a bad or uncovered position
-//! gets a line `error: ...` and the command fails at the end. `accuracy NET` measures a
-//! checkpoint's value head on a fixed, seeded set of table positions (in the net library).
+//! answers each FEN line of standard input (blank lines skipped); a bad or uncovered position, or
+//! a line over 4 KiB or not UTF-8, gets a line `error: ...` and the command fails at the end.
+//! `accuracy NET` measures a checkpoint's value head on a fixed, seeded set of table positions (in
+//! the net library).
 
 use crate::net_commands::AccuracyArgs;
 use crate::net_support::{needs, NetSupport};
@@ -15,7 +16,7 @@ use ::egdb::{Tables, MAX_PIECES};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use draughts::Position;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// `checkers-zero egdb`.
@@ -108,14 +109,17 @@ fn probe(args: ProbeArgs) -> Result<()> {
     }
     let (mut total, mut failed) = (0, 0);
     let mut out = std::io::stdout().lock();
-    for line in std::io::stdin().lock().lines() {
-        let line = line.context("reading FEN lines from stdin")?;
-        let fen = line.trim();
-        if fen.is_empty() {
-            continue;
-        }
+    let mut input = std::io::stdin().lock();
+    while let Some(line) = support::read_line_capped(&mut input, MAX_FEN_LINE_BYTES)
+        .context("reading FEN lines from stdin")?
+    {
+        let answered = match &line {
+            Ok(fen) if fen.trim().is_empty() => continue,
+            Ok(fen) => answer(&tables, &dir, fen.trim()),
+            Err(bad) => Err(anyhow::Error::from(bad.clone())),
+        };
         total += 1;
-        match answer(&tables, &dir, fen) {
+        match answered {
             Ok(text) => writeln!(out, "{text}")?,
             Err(err) => {
                 failed += 1;
@@ -130,13 +134,18 @@ fn probe(args: ProbeArgs) -> Result<()> {
     Ok(())
 }
 
+/// The longest line of standard input `probe` reads as a FEN (one of 24 pieces is under 100
+/// bytes); a longer one, or one that is not UTF-8, is answered with an error line.
+const MAX_FEN_LINE_BYTES: usize = 4096;
+
 /// The answer line for one FEN: `VALUE MOVE [plies=D]`.
 fn answer(tables: &Tables, dir: &std::path::Path, fen: &str) -> Result<String> {
     let pos = Position::from_fen(fen)?;
     let Some(probe) = tables.best_move(&pos) else {
         let pieces = pos.occupied().count();
         bail!(
-            "FEN {fen:?}: not covered by the tables in {} ({pieces} pieces; complete up to {}{})",
+            "FEN `{}`: not covered by the tables in {} ({pieces} pieces; complete up to {}{})",
+            support::shown(fen),
             dir.display(),
             tables.max_pieces(),
             if tables.max_pieces() == 0 {

@@ -1,9 +1,10 @@
 //! Endgame tables from the command line: `match --egdb DIR` adjudicates a game at the first
 //! position the tables cover; a folder without tables changes nothing; a damaged table is refused
 //! by name; self-play with `[egdb]` and `selfplay.adjudicate_egdb` ends its games there; a run
-//! with `[egdb]` measures its value head on the tables at each checkpoint, and `ladder` shows it.
+//! with `[egdb]` measures its value head on the tables at each checkpoint, and `ladder` shows it;
+//! `egdb probe` answers each line of its input, a line too long or not UTF-8 with an error line.
 
-use crate::helpers::{arg, run_to_end, succeed};
+use crate::helpers::{arg, checkers_zero, output_with_input, run_to_end, succeed};
 use draughts::{read_pdn, Position};
 use std::path::Path;
 
@@ -207,4 +208,34 @@ fn egdb_accuracy_measures_a_checkpoint_and_refuses_missing_tables() {
     let (ok, _, err) = run_to_end(&five);
     assert!(!ok && err.contains("complete up to 4 pieces, not 5"), "{err}");
     assert!(err.contains("egdb build --pieces 5"), "{err}");
+}
+
+/// `egdb probe` read its standard input with no limit on a line and stopped at the first byte
+/// that was not UTF-8; each line now gets its answer or one error line, and the command fails at
+/// the end, saying how many.
+#[test]
+fn probe_answers_every_line_and_refuses_one_too_long_or_not_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("egdb");
+    succeed(&["egdb", "build", "--pieces", "2", "--dir", arg(&tables)]);
+    let mut input = b"B:WK19:BK1\n\n".to_vec();
+    input.extend_from_slice(&[b'W'; 5000]);
+    input.extend_from_slice(b"\nB:WK19:B\xc3\nB:W18:B14\n");
+    let out =
+        output_with_input(checkers_zero().args(["egdb", "probe", "--dir", arg(&tables)]), input);
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!out.status.success(), "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(
+        lines[0].starts_with("win ")
+            || lines[0].starts_with("loss ")
+            || lines[0].starts_with("draw "),
+        "{stdout}"
+    );
+    assert_eq!(lines[1], "error: a line of 5000 bytes, more than the 4096-byte limit");
+    assert_eq!(lines[2], "error: a line that is not UTF-8 text (byte 8)");
+    assert!(!lines[3].starts_with("error"), "{stdout}");
+    assert!(stderr.contains("2 of 4 positions could not be answered"), "{stderr}");
 }

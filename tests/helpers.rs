@@ -14,8 +14,8 @@ pub fn checkers_zero() -> Command {
     command
 }
 
-/// Runs `command` to the end with `input` on its standard input.
-pub fn output_with_input(command: &mut Command, input: &str) -> Output {
+/// Runs `command` to the end with `input` (text, or any bytes) on its standard input.
+pub fn output_with_input(command: &mut Command, input: impl AsRef<[u8]>) -> Output {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = command
@@ -24,7 +24,7 @@ pub fn output_with_input(command: &mut Command, input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.stdin.take().unwrap().write_all(input.as_ref()).unwrap();
     child.wait_with_output().unwrap()
 }
 
