@@ -97,6 +97,14 @@ fn a_fifo_or_a_device_is_refused_by_name_where_a_file_is_read() {
     refused(&["run", "--config", "/dev/zero", "--run-dir", run], "not a regular file (a device)");
     let shard = support::one_line(&read_shard(Path::new(fifo)).unwrap_err());
     assert!(shard.contains("not a regular file (a FIFO)"), "{shard}");
+    // A run's own files: its budget's progress.
+    let resumed = dir.path().join("resumed");
+    std::fs::create_dir(&resumed).unwrap();
+    let progress = resumed.join("progress.json");
+    assert!(std::process::Command::new("mkfifo").arg(&progress).status().unwrap().success());
+    let resumed = super::arg(&resumed);
+    let run = ["run", "--config", "configs/tiny.toml", "--run-dir", resumed];
+    refused(&run, "progress.json: not a regular file (a FIFO)");
 }
 
 /// A checkpoint whose header declares more than the limit is refused before its tensors are
@@ -168,4 +176,77 @@ fn a_search_bigger_than_its_memory_ceiling_ends_with_an_error_naming_the_limit()
         (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{err}");
     assert!(stdout.starts_with("move "), "{stdout}");
+}
+
+/// `command` run to the end under GNU time with `input` on its standard input (kept open): whether
+/// it succeeded, its standard error without time's lines, and its peak resident memory in KiB.
+fn with_peak_memory(command: &std::process::Command, input: &str) -> (bool, String, u64) {
+    let mut timed = std::process::Command::new("/usr/bin/time");
+    timed.args(["-f", "peak-rss-kib %M"]).arg(command.get_program()).args(command.get_args());
+    for (name, value) in command.get_envs() {
+        if let Some(value) = value {
+            timed.env(name, value);
+        }
+    }
+    timed.current_dir(env!("CARGO_MANIFEST_DIR"));
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child =
+        timed.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    // The input stays open: the command ends by itself, not by the end of its input.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let peak = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("peak-rss-kib "))
+        .and_then(|kib| kib.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak memory from /usr/bin/time (GNU time):\n{stderr}"));
+    let own: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.starts_with("peak-rss-kib ") && !l.starts_with("Command exited"))
+        .collect();
+    (out.status.success(), own.join("\n"), peak)
+}
+
+/// The request of 4e9 playouts, as `bestmove` takes it in a player spec and as the Hub's
+/// `level nodes=` asks it at run time, ends with an error naming the limit and its setting, and
+/// the process stays under its budget: what it holds without a search, plus its tree's ceiling
+/// (lowered here to 100,000 nodes, at three times the measured size of a node). Without the
+/// ceiling such a tree grew about 33 MB/s until the allocator aborted.
+#[test]
+fn a_4e9_playout_request_ends_with_an_error_and_the_process_stays_under_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = crate::helpers::untrained_sparse_net(dir.path(), 0);
+    let ckpt = super::arg(&ckpt);
+    let mut idle = super::checkers_zero();
+    idle.args(["bestmove", &format!("mcts:{ckpt}:1"), "--fen", "B:W21,22:B1,2"]);
+    let (ok, err, baseline) = with_peak_memory(&idle, "");
+    assert!(ok, "{err}");
+
+    let mut refused = super::checkers_zero();
+    refused.args(["bestmove", &format!("mcts:{ckpt}:4000000000"), "--fen", "B:W21,22:B1,2"]);
+    let (ok, err, peak) = with_peak_memory(&refused, "");
+    assert!(!ok, "{err}");
+    let line = super::bad_net::one_error_line(&err);
+    assert!(line.contains("node limit") && line.contains("CHECKERS_ZERO_MAX_TREE_NODES"), "{err}");
+    assert!(peak < baseline + 16 * 1024, "{peak} KiB at the peak, {baseline} KiB without a search");
+
+    let nodes: u64 = 100_000;
+    let mut hub = super::checkers_zero();
+    hub.args(["hub", "--net", ckpt]).env("CHECKERS_ZERO_MAX_TREE_NODES", nodes.to_string());
+    let lines =
+        "init\npos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww\nlevel nodes=4000000000\ngo think\n";
+    let (ok, err, peak) = with_peak_memory(&hub, lines);
+    assert!(!ok, "{err}");
+    let line = super::bad_net::one_error_line(&err);
+    assert!(
+        line.contains("limit of 100000 nodes") && line.contains("CHECKERS_ZERO_MAX_TREE_NODES"),
+        "{err}"
+    );
+    // 350 bytes a node, as measured (docs/reliability.md), three times over.
+    let budget = baseline + nodes * 3 * 350 / 1024;
+    assert!(peak < budget, "{peak} KiB at the peak, over the {budget} KiB budget");
 }
