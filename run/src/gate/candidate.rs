@@ -60,32 +60,7 @@ pub fn gate(
     let report = run_gate(&candidate, &opponent, &deck, rules, &gate_config, tables)?;
     let mut record = report.record;
     if record.promoted {
-        let promoted = BestNet {
-            checkpoint: relative_to_run(run, &candidate_path),
-            step,
-            generation: best.generation + 1,
-            promoted_at: support::unix_seconds(),
-            promoted_by: Some(support::process_token()),
-        };
-        match cached.promote(&promoted)? {
-            Promotion::Promoted(stored) if stored.generation != promoted.generation => {
-                let (taken, asked) = (stored.generation, promoted.generation);
-                progress::line(format!(
-                    "  gate: promoted as generation {taken}, above the damaged pointers from \
-                     generation {asked}"
-                ))
-            }
-            Promotion::Promoted(_) => {}
-            Promotion::AlreadyTaken { by } => {
-                progress::line(format!(
-                    "  gate: generation {} was taken first by {} (step {}): not promoted",
-                    by.generation,
-                    by.checkpoint.display(),
-                    by.step
-                ));
-                record.promoted = false;
-            }
-        }
+        record.promoted = promote(cached, &candidate_path, step, best)?;
     }
     append_records(cached, Log::Gates, std::slice::from_ref(&record))?;
     let results: Vec<ResultRecord> = report.games.iter().map(ResultRecord::of).collect();
@@ -121,6 +96,39 @@ pub fn gate(
         ));
     }
     Ok(record)
+}
+
+/// Promotes the candidate at `candidate_path` (of training step `step`) as the generation after
+/// `best`'s; false when another evaluator took that generation first.
+fn promote(cached: &CachedRun, candidate_path: &Path, step: u64, best: &BestNet) -> Result<bool> {
+    let run = cached.run();
+    let promoted = BestNet {
+        checkpoint: relative_to_run(run, candidate_path),
+        step,
+        generation: best.generation + 1,
+        promoted_at: support::unix_seconds(),
+        promoted_by: Some(support::process_token()),
+    };
+    match cached.promote(&promoted)? {
+        Promotion::Promoted(stored) if stored.generation != promoted.generation => {
+            let (taken, asked) = (stored.generation, promoted.generation);
+            progress::line(format!(
+                "  gate: promoted as generation {taken}, above the damaged pointers from \
+                 generation {asked}"
+            ))
+        }
+        Promotion::Promoted(_) => {}
+        Promotion::AlreadyTaken { by } => {
+            progress::line(format!(
+                "  gate: generation {} was taken first by {} (step {}): not promoted",
+                by.generation,
+                by.checkpoint.display(),
+                by.step
+            ));
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// The ladder rating of the net of training step `step` over all the run's recorded games, and
