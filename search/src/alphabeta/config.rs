@@ -93,7 +93,7 @@ impl SearchFeatures {
             policy: true,
             keep_table: true,
             reductions: true,
-            deep_reductions: false,
+            deep_reductions: true,
             instant_forced: true,
             partial_iterations: true,
         }

@@ -182,7 +182,7 @@ mod tests {
     fn late_moves_of_deep_nodes_are_reduced_more() {
         let mut features = SearchFeatures::full();
         let r = |f: &SearchFeatures, depth, index, pv| late_move_reduction(f, depth, index, pv);
-        features.reductions = false;
+        (features.reductions, features.deep_reductions) = (false, false);
         assert_eq!(r(&features, 12, 9, false), 0, "no reductions without the setting");
         features.reductions = true;
         assert_eq!((r(&features, 2, 5, false), r(&features, 8, 2, false)), (0, 0));
