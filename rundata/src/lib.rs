@@ -58,7 +58,7 @@ pub use json_lines::{
 };
 pub use log::Log;
 pub use outbox::Uploader;
-pub use store::{Created, Problem, Promotion, Store, StoreError};
+pub use store::{Created, Problem, Promotion, Store, StoreError, MAX_OBJECT_BYTES};
 
 use serde::{Deserialize, Serialize};
 use std::fs;

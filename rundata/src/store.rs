@@ -35,7 +35,13 @@ pub struct Store {
     objects: Box<dyn ObjectStore>,
     context: Context,
     runtime: tokio::runtime::Runtime,
+    /// The folder of a local store, whose files are checked before they are opened.
+    folder: Option<std::path::PathBuf>,
 }
+
+/// The largest object read whole (a net, a state, a shard, a log); a bigger one is refused with
+/// the setting that raises the limit (`support::read_capped`'s `CHECKERS_ZERO_MAX_FILE_MB`).
+pub const MAX_OBJECT_BYTES: u64 = 1 << 30;
 
 /// What [`Store::create`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +77,8 @@ impl Store {
             .enable_all()
             .build()
             .map_err(|e| context.error("starting its I/O thread", Problem::Other(e.to_string())))?;
-        Ok(Store { objects, context, runtime })
+        let folder = location.strip_prefix("s3://").is_none().then(|| location.into());
+        Ok(Store { objects, context, runtime, folder })
     }
 
     /// Writes `bytes` to `key`, replacing any object there, atomically.
@@ -96,13 +103,34 @@ impl Store {
         }
     }
 
-    /// The bytes of `key`, or `None` when there is no such object.
+    /// The bytes of `key`, or `None` when there is no such object. An object bigger than
+    /// [`MAX_OBJECT_BYTES`] (or the limit `CHECKERS_ZERO_MAX_FILE_MB` sets), or in a local store a
+    /// file that is not a regular file (a FIFO would block the open), is refused unread.
     pub fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         let action = || format!("reading {key}");
         let path = self.key(key, action)?;
-        let read = async { self.objects.get(&path).await?.bytes().await };
+        let refused =
+            |e: support::ReadError| self.context.error(action(), Problem::Other(e.to_string()));
+        if let Some(folder) = &self.folder {
+            match support::check_regular(&folder.join(key)) {
+                Err(e) if e.is_not_found() => return Ok(None),
+                Err(e) => return Err(refused(e)),
+                Ok(_) => {}
+            }
+        }
+        let limit = support::read::file_limit(MAX_OBJECT_BYTES);
+        let read = async {
+            let object = self.objects.get(&path).await?;
+            match object.meta.size {
+                size if size > limit => Ok(Err(size)),
+                _ => object.bytes().await.map(Ok),
+            }
+        };
         match self.runtime.block_on(read) {
-            Ok(bytes) => Ok(Some(bytes.into())),
+            Ok(Ok(bytes)) => Ok(Some(bytes.into())),
+            Ok(Err(bytes)) => {
+                Err(refused(support::ReadError::TooBig { bytes, limit, what: "a stored object" }))
+            }
             Err(e) if error::is_missing(&e) => Ok(None),
             Err(e) => Err(self.context.failed(action(), e)),
         }

@@ -4,7 +4,7 @@
 
 mod seaweed;
 
-use rundata::{BestNet, Created, Problem, Promotion, RunDir, Store, StoreError};
+use rundata::{BestNet, Created, Problem, Promotion, RunDir, Store, StoreError, MAX_OBJECT_BYTES};
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
@@ -216,6 +216,33 @@ fn a_damaged_newest_pointer_does_not_block_the_next_promotion_on_both_backends()
         let next = store.promote(&net(6, 600)).unwrap();
         assert_eq!(next, Promotion::Promoted(net(6, 600)));
     });
+}
+
+/// A local store's file that is a FIFO blocked every reader of the run (opening it waits for a
+/// writer), and an object was read whole whatever its size: each is refused by name, unread.
+#[test]
+fn a_local_object_that_is_a_fifo_or_too_big_is_refused_by_name_unread() {
+    let (dir, store) = local();
+    let best = dir.path().join("run/best");
+    std::fs::create_dir_all(&best).unwrap();
+    let fifo = best.join("gen-000001.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let e = message(&store.get("best/gen-000001.json").unwrap_err());
+    assert!(e.contains("reading best/gen-000001.json: not a regular file (a FIFO)"), "{e}");
+    // Listings pass over what is not a file; the old layout's pointer is read by its name.
+    assert_eq!(store.best().unwrap(), None);
+    let legacy = dir.path().join("run/best.json");
+    assert!(std::process::Command::new("mkfifo").arg(&legacy).status().unwrap().success());
+    let e = message(&store.best().unwrap_err());
+    assert!(e.contains("reading best.json: not a regular file (a FIFO)"), "{e}");
+    let big = dir.path().join("run/big.shard");
+    std::fs::File::create(&big).unwrap().set_len(MAX_OBJECT_BYTES + 1).unwrap();
+    let e = message(&store.get("big.shard").unwrap_err());
+    assert!(
+        e.contains("reading big.shard: 1073741825 bytes is more than the 1073741824-byte limit of a stored object (raise it with CHECKERS_ZERO_MAX_FILE_MB=MIB)"),
+        "{e}"
+    );
+    assert_eq!(store.get("missing").unwrap(), None);
 }
 
 #[test]
