@@ -28,6 +28,9 @@ const LEVELS: [Level; 8] = [
     Level { playouts: 400, move_temperature: 0.0, policy_temperature: None },
 ];
 
+/// How many levels there are: `level:1` to `level:COUNT`.
+pub const COUNT: usize = LEVELS.len();
+
 /// Whether `text` names a level (`level:...`, the number checked by [`spec`]), decided on the
 /// text alone.
 pub fn names_a_level(text: &str) -> bool {

@@ -5,6 +5,7 @@
 //! [`search::NetLoader`] the net library (`cli-torch/`) provides.
 
 pub mod analyse;
+pub mod analysis;
 pub mod bestmove;
 pub mod command;
 pub mod egdb;

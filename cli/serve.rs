@@ -11,9 +11,12 @@
 //! - `POST /api/games/ID/undo`: takes back the person's last move (and the reply to it).
 //! - `POST /api/evaluate` `{"fen"?, "moves"?}`: the engine's net's own view of the position after
 //!   the moves (value, win/draw/loss chances, priors), without a search.
+//! - `POST /api/analyse` `{"pdn", "game"?, "player"?, "seconds"?}`: a game of the PDN analysed
+//!   position by position (the machinery of `analyse`); events `progress`, then `analysis`.
 //! - with `--run-dir`: `GET /api/run` (best net, budget spent, rates, plots, game files),
 //!   `GET /run/PLOT.svg`, `GET /api/run/games/FILE.pdn` (its games, the board after every ply).
 
+mod analysis_view;
 mod api;
 mod games;
 mod guard;
@@ -99,7 +102,7 @@ pub fn run(args: ServeArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let shown = server.server_addr().to_ip().map_or(address, |a| a);
     println!("the board is at http://{shown}/ (playing {}); Ctrl-C stops", games.default_player());
     let guard = guard::Guard::new(args.bind, shown.port(), &args.allow_host);
-    let site = Arc::new(api::Site { games, run, guard });
+    let site = Arc::new(api::Site { games, analyses: Default::default(), run, guard });
     let busy = Arc::new(AtomicUsize::new(0));
     for request in server.incoming_requests() {
         if busy.fetch_add(1, Ordering::SeqCst) >= MAX_REQUESTS {

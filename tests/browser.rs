@@ -1,8 +1,10 @@
 //! The browser board in a real browser: headless Chromium driven over WebDriver (chromedriver)
 //! plays a whole game against `alphabeta:2` by clicking squares, checking every position the page
 //! shows against the rules engine and that the thinking panel fills; plays an MCTS net, whose
-//! panel shows its win/draw/loss chances and root moves, and saves a screenshot; and replays a
-//! run's game ply by ply with the net's view of each position.
+//! panel shows its win/draw/loss chances and root moves, and saves a screenshot; replays a run's
+//! game ply by ply with the net's view of each position; and analyses a game of a PDN file
+//! picked on the page (the graph's points, the marked moves, a click on the graph showing that
+//! position, bad PDN's error), saving a screenshot of the analysis view.
 
 use crate::helpers::checkers_zero;
 use draughts::{Color, Position, Square};
@@ -53,6 +55,11 @@ struct Browser {
 
 impl Browser {
     fn start() -> Browser {
+        Browser::start_sized(1150, 760)
+    }
+
+    /// A browser whose window is `width` by `height` pixels.
+    fn start_sized(width: u32, height: u32) -> Browser {
         let port = free_port();
         let process = Command::new(chromedriver())
             .arg(format!("--port={port}"))
@@ -66,7 +73,8 @@ impl Browser {
             assert!(start.elapsed() < Duration::from_secs(20), "chromedriver does not listen");
             std::thread::sleep(Duration::from_millis(50));
         }
-        let args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1150,760"];
+        let size = format!("--window-size={width},{height}");
+        let args = ["--headless=new", "--no-sandbox", "--disable-gpu", &size];
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "goog:chromeOptions": {"args": args}
         }}});
@@ -317,4 +325,151 @@ fn a_game_of_a_run_is_replayed_ply_by_ply_with_the_nets_view_in_chromium() {
     let shown = browser.script("return document.getElementById('replay-ply').textContent");
     let total = game.moves.len();
     assert!(shown.as_str().unwrap().starts_with(&format!("ply {total} of {total}")), "{shown}");
+}
+
+/// Clicks the page at the centre of the element `selector` finds, as a mouse would (whatever is
+/// drawn there gets the click).
+fn click_at(browser: &Browser, selector: &str) {
+    let found = json!({"using": "css selector", "value": selector});
+    let element = browser.command("POST", "/element", Some(found));
+    let reference = element.as_object().unwrap().clone();
+    let actions = json!({"actions": [{
+        "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [
+            {"type": "pointerMove", "origin": reference, "x": 0, "y": 0},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerUp", "button": 0},
+        ],
+    }]});
+    browser.command("POST", "/actions", Some(actions));
+}
+
+/// The analysis the page holds is of game `game` and finished.
+fn analysed(game: usize) -> String {
+    format!("return analysis !== null && analysis.data.game === {game} && analysing === null")
+}
+
+#[test]
+fn a_game_is_analysed_on_the_board_and_its_graph_clicked_in_chromium() {
+    // Two games of alphabeta against random moves, to have mistakes and blunders to mark.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pdn");
+    crate::helpers::succeed(&[
+        "match",
+        "alphabeta:1",
+        "random",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--pdn",
+        crate::helpers::arg(&file),
+    ]);
+    let games = draughts::read_pdn(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    // The server's default engine analyses: the shipped net.
+    let (_server, port) = serve(&[]);
+    let browser = Browser::start_sized(1150, 900);
+    browser.command("POST", "/url", Some(json!({"url": format!("http://127.0.0.1:{port}/")})));
+    browser.wait_for("the first game", "return typeof state !== 'undefined' && state !== null");
+
+    // The file picked: its first game is analysed.
+    let input = json!({"using": "css selector", "value": "#analyse-file"});
+    let input = browser.command("POST", "/element", Some(input));
+    let input = input.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
+    let path = crate::helpers::arg(&file);
+    browser.command("POST", &format!("/element/{input}/value"), Some(json!({"text": path})));
+    browser.wait_for("the analysis of game 1", &analysed(1));
+    // Game 2 chosen from the file's games.
+    browser.script(
+        "const s = document.getElementById('analyse-game'); s.value = '2'; \
+         s.dispatchEvent(new Event('change')); return true",
+    );
+    browser.wait_for("the analysis of game 2", &analysed(2));
+    let game = &games[1];
+    let positions = game.moves.len() + 1;
+
+    // The graph: a point a position.
+    let points =
+        browser.script("return document.querySelectorAll('#eval-graph circle.point').length");
+    assert_eq!(points, json!(positions));
+    // The move list: every move, the mistakes and blunders marked as the analysis says.
+    let listed = browser.script(
+        "return [...document.querySelectorAll('#analysis-moves .move')] \
+           .map(e => [e.textContent, e.classList.contains('mistake') ? 'mistake' : \
+                      e.classList.contains('blunder') ? 'blunder' : null])",
+    );
+    let listed: Vec<(String, Option<String>)> = serde_json::from_value(listed).unwrap();
+    let kinds: Vec<Option<String>> =
+        serde_json::from_value(browser.script("return analysis.data.moves.map(m => m.kind)"))
+            .unwrap();
+    assert_eq!(listed.len(), game.moves.len());
+    let mut marked = 0;
+    for ((text, kind), (&mv, analysed)) in listed.iter().zip(game.moves.iter().zip(&kinds)) {
+        let glyph = match kind.as_deref() {
+            Some("blunder") => "??",
+            Some(_) => "?",
+            None => "",
+        };
+        assert_eq!(text, &format!("{mv}{glyph}"));
+        assert_eq!(kind, analysed);
+        marked += usize::from(kind.is_some());
+    }
+    assert!(marked > 0, "random moves and no mistake marked?");
+    let marked_points =
+        browser.script("return document.querySelectorAll('#eval-graph circle.point.mistake, #eval-graph circle.point.blunder').length");
+    assert_eq!(marked_points, json!(marked));
+
+    // A click on a point of the graph shows that position on the board, with its FEN.
+    let first_marked = kinds.iter().position(Option::is_some).unwrap() + 1;
+    let mut replayed = vec![game.start];
+    for &mv in &game.moves {
+        replayed.push(replayed[replayed.len() - 1].play(mv));
+    }
+    for ply in [positions / 2, first_marked, positions - 1, 0, 1] {
+        click_at(&browser, &format!("#eval-graph circle.point[data-ply=\"{ply}\"]"));
+        browser.wait_for(&format!("ply {ply}"), &format!("return analysis.ply === {ply}"));
+        assert_eq!(drawn_board(&browser), rules_board(&replayed[ply]), "ply {ply}");
+        let fen = browser.script("return document.getElementById('analysis-fen').textContent");
+        assert_eq!(Position::from_fen(fen.as_str().unwrap()).unwrap(), replayed[ply], "ply {ply}");
+        let shown = browser.script("return document.getElementById('analysis-ply').textContent");
+        let shown = shown.as_str().unwrap();
+        assert!(shown.starts_with(&format!("ply {ply} of {}", game.moves.len())), "{shown}");
+        let current = browser.script(
+            "return [...document.querySelectorAll('#eval-graph circle.point.current')].map(e => Number(e.dataset.ply))",
+        );
+        assert_eq!(current, json!([ply]));
+    }
+    // A move of the list: the position after it.
+    click_at(&browser, &format!("#analysis-moves .move[data-ply=\"{first_marked}\"]"));
+    browser.wait_for("the marked move", &format!("return analysis.ply === {first_marked}"));
+    assert_eq!(drawn_board(&browser), rules_board(&replayed[first_marked]));
+    let score = browser.script("return document.getElementById('score').textContent");
+    assert!(score.as_str().unwrap().contains("best"), "the mark says the better move: {score}");
+    // The screenshot of docs/serve-analysis.png: the whole view, from the top.
+    browser.script("window.scrollTo(0, 0); return true");
+    let png = browser.command("GET", "/screenshot", None);
+    let png =
+        base64::Engine::decode(&base64::engine::general_purpose::STANDARD, png.as_str().unwrap())
+            .unwrap();
+    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-analysis.png");
+    std::fs::write(&shot, &png).unwrap();
+
+    // Bad PDN pasted: the error names the game and the move, and the last analysis stays.
+    browser.script(
+        "document.getElementById('analyse-pdn').value = \
+           '1. 11-15 23-19 *\\n\\n1. 11-15 23-19 2. 8-11 23-18 *'; \
+         document.getElementById('analyse-form').requestSubmit(); return true",
+    );
+    browser.wait_for("the error", "return !document.getElementById('analysis-error').hidden");
+    let error = browser.script("return document.getElementById('analysis-error').textContent");
+    let error = error.as_str().unwrap();
+    assert!(
+        error.contains("game 2") && error.contains("move 2") && error.contains("23-18"),
+        "{error}"
+    );
+    // Back to the person's game.
+    browser.wait_for("the analysis to end", "return analysing === null");
+    browser.script("document.getElementById('leave-analysis').click(); return true");
+    browser.wait_for("the person's game", "return !analysis.shown");
+    assert_eq!(drawn_board(&browser), rules_board(&Position::start()));
 }

@@ -1,7 +1,8 @@
 //! `checkers-zero hub` driven by pydraughts' own `HubEngine` (English variant), every move checked
 //! by pydraughts' referee (`tests/hub/drive.py`, run with `CHECKERS_ZERO_PYTHON`): whole games
 //! against random moves and between two engines, a mid-game position sent as moves with captures
-//! and a multi-jump, `stop` in an infinite search, `go ponder` then `ponder-hit`, garbage input.
+//! and a multi-jump, `stop` in an infinite search, `go ponder` then `ponder-hit`, garbage input,
+//! and the `level` setting for people.
 
 use model::checkpoint::save;
 use model::{Extras, NetConfig, PolicyValueNet};
@@ -94,7 +95,8 @@ fn a_sparse_net_behind_hub_plays_whole_games_without_the_net_library() {
 }
 
 /// pydraughts' `HubEngine` splits every `id` token at `=`: with a player such as
-/// `alphabeta,net=CKPT` it could not start the engine. Every kind of player, with settings.
+/// `alphabeta,net=CKPT` it could not start the engine. Every kind of player, with settings, a
+/// level and the shipped net played when no player is named.
 #[test]
 fn pydraughts_starts_the_engine_with_every_kind_of_player() {
     let dir = tempfile::tempdir().unwrap();
@@ -108,8 +110,21 @@ fn pydraughts_starts_the_engine_with_every_kind_of_player() {
         format!("alphabeta:0.1s,net={ckpt}"),
         format!("mcts:{ckpt}:16,c_puct=2,solver=false"),
         format!("policy:{ckpt}"),
+        "level:3".to_string(),
     ] {
         let out = drive_with("id", &["--player", &player], &no_library);
         assert!(out.contains("id: \"checkers-zero "), "{out}");
     }
+    let out = drive_with("id", &[], &no_library);
+    assert!(out.contains("id: \"checkers-zero "), "{out}");
+}
+
+/// The `level` setting (docs/hub.md): pydraughts reads it from the engine's `param` line and
+/// sets it; out of range is refused; a level plays its own playouts whatever the move time, and
+/// level 0 is the shipped net at full strength again.
+#[test]
+fn pydraughts_sets_a_level_for_people_and_back() {
+    let no_library = [("CHECKERS_ZERO_NET_LIBRARY", "/nonexistent/libcheckers_zero_net.so")];
+    let out = drive_with("levels", &[], &no_library);
+    assert!(out.contains("levels: level 1 played "), "{out}");
 }

@@ -1,6 +1,7 @@
 //! `serve`, the board in the browser, through its HTTP API: a whole game against `alphabeta:1`
 //! with every position checked against the rules engine, the engine's thinking streamed, undo,
-//! and bad requests answered with a 4xx and a message while the server stays up.
+//! bad requests answered with a 4xx and a message while the server stays up, and a game of a PDN
+//! analysed (every position, the marks, the limits, analyses at once).
 
 use crate::helpers::checkers_zero;
 use draughts::{Color, Position, Square};
@@ -346,4 +347,201 @@ fn a_run_is_shown_beside_the_board_its_games_replayed_and_nothing_else_served() 
     let plain = start(&["--player", "alphabeta:1"]);
     let (status, body) = request(&plain, "GET", "/api/run", None);
     assert!(status == 404 && body.contains("--run-dir"), "{body}");
+}
+
+/// The data of every event `name` of a server-sent event stream.
+fn events(stream: &str, name: &str) -> Vec<Value> {
+    stream
+        .split(&format!("event: {name}\ndata: "))
+        .skip(1)
+        .map(|data| {
+            serde_json::from_str(data.lines().next().unwrap())
+                .unwrap_or_else(|e| panic!("{e}: {data}"))
+        })
+        .collect()
+}
+
+/// Two games of `alphabeta:1` against `random` (mistakes to find), as a PDN file's text.
+fn two_games(dir: &std::path::Path) -> String {
+    let pdn = dir.join("games.pdn");
+    crate::helpers::succeed(&[
+        "match",
+        "alphabeta:1",
+        "random",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--pdn",
+        crate::helpers::arg(&pdn),
+    ]);
+    std::fs::read_to_string(pdn).unwrap()
+}
+
+#[test]
+fn a_game_of_a_pdn_is_analysed_position_by_position_within_the_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = two_games(dir.path());
+    let games = draughts::read_pdn(&text).unwrap();
+    // The shipped net (the server's default engine), a few playouts a position.
+    let server = start(&["--playouts", "32"]);
+    let body = json!({ "pdn": text, "game": 2 }).to_string();
+    let (status, stream) = request(&server, "POST", "/api/analyse", Some(&body));
+    assert_eq!(status, 200, "{stream}");
+    let game = &games[1];
+    let total = game.moves.len() + 1;
+    let progress = events(&stream, "progress");
+    assert_eq!(progress.len(), total, "a progress event a position");
+    for (i, p) in progress.iter().enumerate() {
+        assert_eq!(
+            (p["done"].as_u64(), p["total"].as_u64()),
+            (Some(i as u64 + 1), Some(total as u64))
+        );
+    }
+    let analysis = events(&stream, "analysis").remove(0);
+    assert_eq!(analysis["game"], 2);
+    assert_eq!(analysis["engine"], "mcts:default:32");
+    assert_eq!(analysis["games"].as_array().unwrap().len(), 2);
+    assert_eq!(analysis["games"][1]["moves"], json!(game.moves.len()));
+    // Every position of the game, as the rules engine reaches it, with its value for Black.
+    let positions = analysis["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), total);
+    let mut position = game.start;
+    for (ply, shown) in positions.iter().enumerate() {
+        assert_eq!(shown["ply"], json!(ply));
+        assert_eq!(Position::from_fen(shown["fen"].as_str().unwrap()).unwrap(), position);
+        assert_eq!(board_of(shown), board_of_position(&position), "ply {ply}");
+        let value = shown["value"].as_f64().unwrap();
+        let black = if position.side_to_move() == Color::Black { value } else { -value };
+        assert_eq!(shown["black"].as_f64().unwrap(), black);
+        assert_eq!(progress[ply]["black"], shown["black"], "the streamed value is the final one");
+        assert!((-1.0..=1.0).contains(&value), "{shown}");
+        if let Some(&mv) = game.moves.get(ply) {
+            position = position.play(mv);
+        }
+    }
+    // Every move, the marked ones with a better move of the engine's.
+    let moves = analysis["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), game.moves.len());
+    let mut position = game.start;
+    let mut marked = [0, 0];
+    for (m, &mv) in moves.iter().zip(&game.moves) {
+        assert_eq!(m["move"], json!(mv.to_string()));
+        let lost = m["before"].as_f64().unwrap() - m["after"].as_f64().unwrap();
+        assert!((m["lost"].as_f64().unwrap() - lost).abs() < 1e-5, "{m}");
+        match m["kind"].as_str() {
+            None => assert!(m["best"].is_null(), "{m}"),
+            Some(kind) => {
+                let best = position.parse_move(m["best"].as_str().unwrap()).unwrap();
+                assert_ne!(best, mv, "{m}");
+                assert!(m["comment"].as_str().unwrap().contains(&format!("{kind} (")), "{m}");
+                marked[usize::from(kind == "blunder")] += 1;
+            }
+        }
+        position = position.play(mv);
+    }
+    let tally = &analysis["tally"];
+    let counted = |kind: &str| {
+        tally[kind]["black"].as_u64().unwrap() + tally[kind]["white"].as_u64().unwrap()
+    };
+    assert_eq!([counted("mistakes"), counted("blunders")], marked.map(|n| n as u64), "{tally}");
+    assert!(marked[0] + marked[1] > 0, "random never erred?");
+    // The annotated game reads back with its moves.
+    let annotated = draughts::read_pdn(analysis["pdn"].as_str().unwrap()).unwrap();
+    assert_eq!(annotated[0].moves, game.moves);
+    assert_eq!(annotated[0].tag("Annotator"), Some("checkers-zero analyse mcts:default:32"));
+
+    // The limits, and bad PDN named by game and move, each before any search.
+    let bad = "1. 11-15 23-19 *\n\n1. 11-15 23-19 2. 8-11 23-18 *";
+    let shuffles = "1-6 32-27 6-1 27-32 ".repeat(251);
+    let long = format!("[FEN \"B:WK32:BK1\"]\n{shuffles}*");
+    let cases = [
+        (json!({ "pdn": bad }), 400, vec!["PDN game 2", "move 2", "23-18"]),
+        (json!({ "pdn": text, "game": 3 }), 400, vec!["2 games", "no game 3"]),
+        (json!({ "pdn": text, "game": 0 }), 400, vec!["no game 0"]),
+        (json!({ "pdn": "" }), 400, vec!["no game"]),
+        (json!({ "pdn": text, "seconds": 0 }), 400, vec!["seconds", "at most 10"]),
+        (json!({ "pdn": text, "seconds": 11 }), 400, vec!["seconds", "at most 10"]),
+        (json!({ "pdn": text, "player": "mcts:/etc/passwd" }), 400, vec!["may start"]),
+        (json!({ "pdn": text, "player": "alphabeta:60s" }), 400, vec!["may start"]),
+        (json!({ "pdn": text, "depth": 3 }), 400, vec!["depth"]),
+        (json!({ "pdn": long }), 400, vec!["1004 moves", "at most 1000"]),
+        (json!({ "pdn": "x".repeat(300_000) }), 400, vec!["300000 bytes", "256 KiB"]),
+        (json!({ "pdn": "x".repeat(600_000) }), 413, vec!["bytes"]),
+    ];
+    for (body, expected, says) in cases {
+        let body = body.to_string();
+        let (status, reply) = request(&server, "POST", "/api/analyse", Some(&body));
+        let shown = &body[..body.len().min(80)];
+        assert_eq!(status, expected, "{shown}: {reply}");
+        for said in says {
+            assert!(reply.contains(said), "{shown}: {reply}");
+        }
+    }
+    // The guard: another site's page, or a body not declared JSON.
+    let evil = [("Origin", "http://evil.example"), ("Content-Type", "application/json")];
+    assert_eq!(raw_post(&server, "/api/analyse", &evil, &body).0, 403);
+    assert_eq!(raw_post(&server, "/api/analyse", &[("Content-Type", "text/plain")], &body).0, 415);
+}
+
+/// A POST with only `headers` (and Host): its status and the start of its answer.
+fn raw_post(server: &Server, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(&server.address).unwrap();
+    let mut text = format!(
+        "POST {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        server.address,
+        body.len()
+    );
+    for (name, value) in headers {
+        text.push_str(&format!("{name}: {value}\r\n"));
+    }
+    stream.write_all(format!("{text}\r\n{body}").as_bytes()).unwrap();
+    let mut reply = vec![0; 4096];
+    let read = stream.read(&mut reply).unwrap();
+    let reply = String::from_utf8_lossy(&reply[..read]).to_string();
+    let status = reply.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap();
+    (status, reply)
+}
+
+#[test]
+fn analyses_at_once_are_capped_and_one_whose_page_goes_away_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = two_games(dir.path());
+    let server = start(&["--player", "alphabeta:1"]);
+    // A second a position: each of these would search for a minute or more.
+    let slow = json!({ "pdn": text, "seconds": 1 }).to_string();
+    let open = |body: &str| {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&server.address).unwrap();
+        let head = format!(
+            "POST /api/analyse HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            server.address,
+            body.len()
+        );
+        stream.write_all(format!("{head}{body}").as_bytes()).unwrap();
+        let mut start = [0; 12];
+        stream.read_exact(&mut start).unwrap();
+        assert_eq!(&start, b"HTTP/1.1 200", "the analysis starts");
+        stream
+    };
+    let first = open(&slow);
+    let second = open(&slow);
+    let quick = json!({ "pdn": "1. 11-15 *", "seconds": 0.05 }).to_string();
+    let (status, reply) = request(&server, "POST", "/api/analyse", Some(&quick));
+    assert_eq!(status, 503, "{reply}");
+    assert!(reply.contains("2 analyses are running"), "{reply}");
+    // The pages go away: their analyses stop at their next position, and others may start.
+    drop((first, second));
+    let since = std::time::Instant::now();
+    loop {
+        let (status, reply) = request(&server, "POST", "/api/analyse", Some(&quick));
+        if status == 200 {
+            assert_eq!(events(&reply, "analysis").len(), 1, "{reply}");
+            break;
+        }
+        assert_eq!(status, 503, "{reply}");
+        assert!(since.elapsed().as_secs() < 30, "the analyses went on without their pages");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
 }

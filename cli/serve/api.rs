@@ -1,6 +1,7 @@
 //! The HTTP side of `serve`: the routes, request bodies (bounded), JSON answers and errors, the
 //! page's built-in assets, and the stream of the engine's thinking (server-sent events).
 
+use super::analysis_view::{self, Analysis, AnalysisRequest};
 use super::games::{Games, NewGame, Table};
 use super::guard::Guard;
 use super::net_view::{self, ViewRequest};
@@ -33,6 +34,8 @@ impl From<anyhow::Error> for Refusal {
 pub struct Site {
     /// Every tab's game.
     pub games: Games,
+    /// The analyses running now.
+    pub analyses: analysis_view::Running,
     /// The run of `--run-dir`.
     pub run: Option<RunView>,
     /// Who may send requests.
@@ -70,6 +73,12 @@ pub fn answer(mut request: Request, site: &Site) {
             Err(refusal) => Err(refusal),
         },
         (Method::Post, ["api", "evaluate"]) => evaluate(&mut request, games),
+        (Method::Post, ["api", "analyse"]) => {
+            match body_capped::<AnalysisRequest>(&mut request, analysis_view::MAX_BODY) {
+                Ok(asked) => return analyse(request, asked, site),
+                Err(refusal) => Err(refusal),
+            }
+        }
         (Method::Get, ["api", "run"]) => {
             run(site).and_then(|run| Ok(json_reply(200, &run.summary()?)))
         }
@@ -114,17 +123,25 @@ fn table(games: &Games, id: &str) -> Result<(String, Arc<Mutex<Table>>), Refusal
 
 /// The request's JSON body as `T`, refused when over [`MAX_BODY`] or not `T`.
 fn body<T: for<'de> Deserialize<'de>>(request: &mut Request) -> Result<T, Refusal> {
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(Refusal(413, format!("the body is over {MAX_BODY} bytes")));
+    body_capped(request, MAX_BODY)
+}
+
+/// The request's JSON body as `T`, refused when over `cap` bytes or not `T`.
+fn body_capped<T: for<'de> Deserialize<'de>>(
+    request: &mut Request,
+    cap: usize,
+) -> Result<T, Refusal> {
+    if request.body_length().is_some_and(|n| n > cap) {
+        return Err(Refusal(413, format!("the body is over {cap} bytes")));
     }
     let mut bytes = Vec::new();
     request
         .as_reader()
-        .take(MAX_BODY as u64 + 1)
+        .take(cap as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Refusal(400, format!("reading the body: {e}")))?;
-    if bytes.len() > MAX_BODY {
-        return Err(Refusal(413, format!("the body is over {MAX_BODY} bytes")));
+    if bytes.len() > cap {
+        return Err(Refusal(413, format!("the body is over {cap} bytes")));
     }
     let bytes = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}".to_vec() } else { bytes };
     serde_json::from_slice(&bytes).map_err(|e| Refusal(400, format!("the body: {e}")))
@@ -169,31 +186,75 @@ fn play(request: &mut Request, games: &Games, id: &str) -> Result<Reply, Refusal
 /// their visits, priors and values) as the search goes, then `state` after its move, or `error`. Each
 /// event is one chunk of a chunked body, sent as it comes; a page that goes away stops the search.
 fn think(request: Request, id: String, table: Arc<Mutex<Table>>) {
-    let mut out = request.into_writer();
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\
-                Transfer-Encoding: chunked\r\n\r\n";
-    if out.write_all(head.as_bytes()).and_then(|()| out.flush()).is_err() {
-        return;
-    }
+    let Some(mut stream) = EventStream::open(request) else { return };
     let mut table = lock(&table);
     let control = SearchControl::new();
-    let mut send = |name: &str, data: &Value| {
-        let text = format!("event: {name}\ndata: {data}\n\n");
-        let chunk = format!("{:x}\r\n{text}\r\n", text.len());
-        out.write_all(chunk.as_bytes()).and_then(|()| out.flush()).is_ok()
-    };
     let mut report = |progress: &Progress| {
-        if !send("progress", &progress_json(progress)) {
+        if !stream.send("progress", &progress_json(progress)) {
             control.stop();
         }
     };
     let moved = table.engine_move(&control, &mut report);
     let sent = match moved {
-        Ok(()) => send("state", &table.state(&id)),
-        Err(e) => send("error", &json!({ "error": support::one_line(e.as_ref()) })),
+        Ok(()) => stream.send("state", &table.state(&id)),
+        Err(e) => stream.send("error", &json!({ "error": support::one_line(e.as_ref()) })),
     };
     if sent {
-        let _ = out.write_all(b"0\r\n\r\n").and_then(|()| out.flush());
+        stream.end();
+    }
+}
+
+/// Analyses the game `asked` names, streaming server-sent events: `progress` after each position
+/// (`done`, `total`, `index`, `black`: its value for Black), then `analysis` (the result, see
+/// [`Analysis`]) or `error`. A request over a limit, bad PDN (the error names the game and the
+/// move) or too many analyses at once are refused before the stream starts (4xx, 503).
+fn analyse(request: Request, asked: AnalysisRequest, site: &Site) {
+    let checked = site
+        .analyses
+        .take()
+        .map_err(|e| Refusal(503, support::one_line(e.as_ref())))
+        .and_then(|place| Ok((place, Analysis::new(asked, &site.games)?)));
+    let (_place, analysis) = match checked {
+        Ok(checked) => checked,
+        Err(Refusal(status, error)) => {
+            let _ = request.respond(json_reply(status, &json!({ "error": error })));
+            return;
+        }
+    };
+    let Some(mut stream) = EventStream::open(request) else { return };
+    let sent = match analysis.run(&mut |name, data| stream.send(name, data)) {
+        Ok(result) => stream.send("analysis", &result),
+        Err(e) => stream.send("error", &json!({ "error": support::one_line(e.as_ref()) })),
+    };
+    if sent {
+        stream.end();
+    }
+}
+
+/// A response of server-sent events, each one chunk of a chunked body, sent as it comes.
+struct EventStream(Box<dyn Write + Send>);
+
+impl EventStream {
+    /// Starts the response; `None` when the page has gone already.
+    fn open(request: Request) -> Option<EventStream> {
+        let mut out = request.into_writer();
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\
+                    Transfer-Encoding: chunked\r\n\r\n";
+        out.write_all(head.as_bytes()).and_then(|()| out.flush()).ok()?;
+        Some(EventStream(out))
+    }
+
+    /// Sends event `name` with `data`; `false` when the page has gone.
+    fn send(&mut self, name: &str, data: &Value) -> bool {
+        let text = format!("event: {name}\ndata: {data}\n\n");
+        let chunk = format!("{:x}\r\n{text}\r\n", text.len());
+        self.0.write_all(chunk.as_bytes()).and_then(|()| self.0.flush()).is_ok()
+    }
+
+    /// Ends the response.
+    fn end(mut self) {
+        let _ = self.0.write_all(b"0\r\n\r\n").and_then(|()| self.0.flush());
     }
 }
 

@@ -138,6 +138,27 @@ impl Games {
         Ok(entrant)
     }
 
+    /// The engine a page names (the server's default when `None`), if a page may start it
+    /// ([`Games::page_may_start`]): loaded once, shared by the games and analyses that use it.
+    pub fn page_engine(&self, spec: Option<&str>) -> Result<Arc<Entrant>> {
+        let spec = spec.unwrap_or(&self.default_player);
+        self.page_may_start(spec)?;
+        // A net's details (a path, what the file held) go to the server's log, not to the page.
+        self.engine(spec).map_err(|e| {
+            if !arena::names_a_net(spec) {
+                return e;
+            }
+            let detail = support::escape_and_cut(&format!("{e:#}"), 1000);
+            eprintln!("serve: a page asked for {}: {detail}", support::shown(spec));
+            anyhow::anyhow!("cannot load that player's net (the server's log says why)")
+        })
+    }
+
+    /// The seed of the next player made for a page (each game's and analysis's its own).
+    pub fn next_seed(&self) -> u64 {
+        self.next_seed.fetch_add(1, Ordering::Relaxed)
+    }
+
     /// Starts the game `request` asks for; its id and the game. An error says what is wrong with
     /// the request.
     pub fn create(&self, request: NewGame) -> Result<(String, Arc<Mutex<Table>>)> {
@@ -159,23 +180,12 @@ impl Games {
                 game.play(mv)?;
             }
         }
-        let spec = request.player.unwrap_or_else(|| self.default_player.clone());
-        self.page_may_start(&spec)?;
-        // A net's details (a path, what the file held) go to the server's log, not to the page.
-        let entrant = self.engine(&spec).map_err(|e| {
-            if !arena::names_a_net(&spec) {
-                return e;
-            }
-            let detail = support::escape_and_cut(&format!("{e:#}"), 1000);
-            eprintln!("serve: a page asked for {}: {detail}", support::shown(&spec));
-            anyhow::anyhow!("cannot load that player's net (the server's log says why)")
-        })?;
-        let seed = self.next_seed.fetch_add(1, Ordering::Relaxed);
+        let entrant = self.page_engine(request.player.as_deref())?;
         let table = Arc::new(Mutex::new(Table {
             game,
             human,
             engine_name: entrant.name().to_string(),
-            engine: entrant.player(seed)?,
+            engine: entrant.player(self.next_seed())?,
         }));
         let id = format!("{:032x}", rand::random::<u128>());
         let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());

@@ -1,7 +1,7 @@
 //! One Hub session: reads the GUI's lines, answers them, and runs searches on a thread of their
 //! own so that `stop`, `ping` and `ponder-hit` are answered while the engine thinks.
 
-use crate::engine::Engine;
+use crate::engine::{Engine, Param};
 use crate::level::Level;
 use crate::line::{id_value, quoted, Line};
 use crate::notation::{move_text, parse_move, parse_position};
@@ -64,6 +64,7 @@ enum Event {
 enum Job {
     Think { game: Game, budget: MoveBudget },
     NewGame,
+    SetParam { name: &'static str, value: i64 },
 }
 
 /// Lines to the GUI, whole and flushed, from either thread.
@@ -87,6 +88,8 @@ impl Output {
 struct Session {
     out: Output,
     name: String,
+    /// The engine's settings beside `variant`.
+    params: Vec<Param>,
     jobs: Option<Sender<Job>>,
     searcher: Option<thread::JoinHandle<()>>,
     control: Arc<SearchControl>,
@@ -103,6 +106,7 @@ impl Session {
         let control = Arc::new(SearchControl::new());
         let searching = Arc::new(AtomicBool::new(false));
         let name = engine.name();
+        let params = engine.params();
         let searcher = {
             let (out, control, searching) = (out.clone(), control.clone(), searching.clone());
             thread::spawn(move || search_thread(engine, queue, out, control, searching, events))
@@ -110,6 +114,7 @@ impl Session {
         Session {
             out,
             name,
+            params,
             jobs: Some(jobs),
             searcher: Some(searcher),
             control,
@@ -195,6 +200,12 @@ impl Session {
             quoted("none"),
         ));
         self.out.line(&format!("param name=variant value={VARIANT} type=enum values={VARIANT}"));
+        for param in &self.params {
+            self.out.line(&format!(
+                "param name={} value={} type=int min={} max={}",
+                param.name, param.default, param.min, param.max
+            ));
+        }
         self.out.line("wait");
     }
 
@@ -204,7 +215,21 @@ impl Session {
             (Some("variant"), Some(other)) => self.out.error(&format!(
                 "variant {other:?} is not played here; this engine plays {VARIANT} draughts only"
             )),
-            (Some(name), _) => self.out.error(&format!("unknown parameter `{name}`")),
+            (Some(name), value) => match self.params.iter().find(|p| p.name == name) {
+                None => self.out.error(&format!("unknown parameter `{name}`")),
+                Some(param) => {
+                    let value = value.unwrap_or("");
+                    match value.parse::<i64>() {
+                        Ok(n) if (param.min..=param.max).contains(&n) => {
+                            self.send(Job::SetParam { name: param.name, value: n });
+                        }
+                        _ => self.out.error(&format!(
+                            "set-param: {name}={value} is not a whole number from {} to {}",
+                            param.min, param.max
+                        )),
+                    }
+                }
+            },
             (None, _) => self.out.error("set-param needs name=... value=..."),
         }
     }
@@ -299,6 +324,13 @@ fn search_thread<E: Engine>(
         // rather than wait for a `done` that never comes.
         let result = panic::catch_unwind(AssertUnwindSafe(|| match job {
             Job::NewGame => engine.new_game().map_err(|err| one_line(err.as_ref())),
+            // A setting the engine cannot take is the GUI's to hear about; the engine goes on.
+            Job::SetParam { name, value } => {
+                if let Err(err) = engine.set_param(name, value) {
+                    out.error(&format!("set-param {name}={value}: {}", one_line(err.as_ref())));
+                }
+                Ok(())
+            }
             Job::Think { game, budget } => {
                 let mut report = |progress: &Progress| out.line(&info_line(progress));
                 let request = ThinkRequest { budget, control: &control, report: &mut report };
@@ -312,7 +344,7 @@ fn search_thread<E: Engine>(
                     ));
                 }
                 searching.store(false, Ordering::SeqCst);
-                out.line(&done_line(thought.mv, thought.pv.get(1).copied()));
+                out.line(&done_line(thought.mv, ponder_move(&game, &thought)));
                 Ok(())
             }
         }))
@@ -353,6 +385,15 @@ fn score_text(score: Score) -> String {
         Score::LossIn(plies) => -(100.0 - f64::from(plies.min(9000)) / 100.0),
     };
     format!("{value:.2}")
+}
+
+/// The move to ponder on: the second of the engine's line when the line starts with its move and
+/// that reply is legal. (A player that draws its move at a temperature, a level for people,
+/// may play another move than its line's first; its line then says nothing of the reply.)
+fn ponder_move(game: &Game, thought: &crate::Thought) -> Option<Move> {
+    let (&first, &reply) = (thought.pv.first()?, thought.pv.get(1)?);
+    let after = game.position().play(thought.mv);
+    (first == thought.mv && after.legal_moves().contains(&reply)).then_some(reply)
 }
 
 fn done_line(mv: Move, ponder: Option<Move>) -> String {
@@ -489,6 +530,103 @@ mod tests {
         assert_eq!(lines[3], "error message=\"unknown command `fly\\u{1b}[2J`\"");
         assert_eq!(lines[4], "pong");
         assert_eq!(lines.len(), 5, "{lines:?}");
+    }
+
+    /// [`FirstMove`] with a `level` setting it reports as the depth of its search; it refuses 7.
+    struct Tuned {
+        inner: FirstMove,
+        level: i64,
+    }
+
+    impl Engine for Tuned {
+        fn name(&self) -> String {
+            "tuned".to_string()
+        }
+
+        fn think(
+            &mut self,
+            game: &Game,
+            request: ThinkRequest<'_>,
+        ) -> Result<crate::Thought, Box<dyn std::error::Error + Send + Sync>> {
+            let level = self.level as u32;
+            let report = request.report;
+            let mut relabel =
+                |progress: &Progress| report(&Progress { depth: level, ..progress.clone() });
+            self.inner.think(game, ThinkRequest { report: &mut relabel, ..request })
+        }
+
+        fn new_game(&mut self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+            Ok(())
+        }
+
+        fn params(&self) -> Vec<Param> {
+            vec![Param { name: "level", default: 0, min: 0, max: 8 }]
+        }
+
+        fn set_param(
+            &mut self,
+            name: &str,
+            value: i64,
+        ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+            assert_eq!(name, "level");
+            if value == 7 {
+                return Err("level 7 is not here today".into());
+            }
+            self.level = value;
+            Ok(())
+        }
+    }
+
+    /// The lines a [`Tuned`] engine answers to `input`.
+    fn tuned_session(input: &str) -> Vec<String> {
+        let out = Captured::default();
+        let inner = FirstMove { searches: 0, fail_after: usize::MAX, failure: Failure::Error };
+        let engine = Tuned { inner, level: 0 };
+        assert!(serve(engine, Cursor::new(input.as_bytes().to_vec()), out.clone()).is_ok());
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn an_engine_setting_is_announced_checked_and_set_for_the_next_searches() {
+        let input = "hub\nset-param name=level value=9\nset-param name=level value=two\n\
+                     set-param name=level\nset-param name=colour value=1\n\
+                     set-param name=level value=7\npos pos=B:W21-32:B1-12\ngo think\nquit\n";
+        let lines = tuned_session(input);
+        assert_eq!(lines[1], "param name=variant value=english type=enum values=english");
+        assert_eq!(lines[2], "param name=level value=0 type=int min=0 max=8");
+        assert_eq!(lines[3], "wait");
+        let errors = [
+            "set-param: level=9 is not a whole number from 0 to 8",
+            "set-param: level=two is not a whole number from 0 to 8",
+            "set-param: level= is not a whole number from 0 to 8",
+            "unknown parameter `colour`",
+            "set-param level=7: level 7 is not here today",
+        ];
+        for (line, error) in lines[4..9].iter().zip(errors) {
+            assert_eq!(*line, format!("error message=\"{error}\""), "{lines:?}");
+        }
+        // Refused, the setting stays as it was.
+        assert!(lines[9].starts_with("info depth=0 "), "{lines:?}");
+        assert!(lines[10].starts_with("done move="), "{lines:?}");
+        assert_eq!(lines.len(), 11, "{lines:?}");
+        let lines =
+            tuned_session("set-param name=level value=3\npos pos=B:W21-32:B1-12\ngo think\nquit\n");
+        assert!(lines[0].starts_with("info depth=3 "), "the setting reached the engine: {lines:?}");
+        assert!(lines[1].starts_with("done move="), "{lines:?}");
+    }
+
+    #[test]
+    fn the_ponder_move_is_the_reply_in_the_engines_line_to_the_move_it_plays() {
+        let game = Game::new(Position::start(), DrawRules::default());
+        let start = Position::start();
+        let [a, b] = [start.parse_move("11-15").unwrap(), start.parse_move("9-13").unwrap()];
+        let reply = start.play(a).parse_move("23-19").unwrap();
+        let thought = |mv, pv: Vec<Move>| crate::Thought { mv, pv };
+        assert_eq!(ponder_move(&game, &thought(a, vec![a, reply])), Some(reply));
+        assert_eq!(ponder_move(&game, &thought(b, vec![a, reply])), None, "another move played");
+        assert_eq!(ponder_move(&game, &thought(a, vec![a])), None);
+        assert_eq!(ponder_move(&game, &thought(a, vec![a, a])), None, "not legal after it");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 """Drives `checkers-zero hub` with pydraughts' own HubEngine and referee (English variant).
 
 argv: the checkers-zero binary, then one check: random | engines | midgame | stop | ponder |
-garbage | id, then extra `hub` arguments (the player). Prints one line per finished check; any
+garbage | id | levels, then extra `hub` arguments (the player). Prints one line per finished check; any
 failure raises (non-zero exit).
 """
 import random
@@ -191,7 +191,62 @@ def check_id():
     close(hub)
 
 
+def errors_until_pong(hub):
+    """Sends ping; the error lines that come before the pong."""
+    hub.send("ping")
+    errors = []
+    while True:
+        command, args = hub.recv_hub()
+        if command == "pong":
+            return errors
+        assert command == "error", (command, args)
+        errors.append(args)
+
+
+def check_levels():
+    """The `level` setting for people: pydraughts reads it from the `param` line and sets it with
+    setoption; values outside 0..8 are refused; a level plays its own playouts whatever the move
+    time (a move in far less than it), a ponder search at a level still answers at its deadline
+    after ponder-hit, and level 0 is the player named again (it fills the move time)."""
+    hub = engine()
+    assert "level" in hub.options, hub.options
+    for bad in ("9", "-1", "three", "4.5"):
+        hub.setoption("level", bad)
+    errors = errors_until_pong(hub)
+    assert len(errors) == 4 and all("from 0 to 8" in e for e in errors), errors
+    hub.setoption("level", 1)
+    assert errors_until_pong(hub) == []
+    rng = random.Random(11)
+    board = Board(variant="english")
+    engine_side = board.turn
+    slowest, plies = 0.0, 0
+    while not board.is_over() and plies < 200:
+        if board.turn == engine_side:
+            asked = time.monotonic()
+            move = hub.play(board, Limit(movetime=2), ponder=False).move
+            slowest = max(slowest, time.monotonic() - asked)
+        else:
+            move = rng.choice(board.legal_moves())
+        board.push(legal(board, move))
+        plies += 1
+    assert slowest < 1.0, f"level 1 took {slowest:.2f} s of a 2 s move time"
+    board = search_start_position(hub, "move-time=0.3", "ponder")
+    hit = time.monotonic()
+    hub.ponderhit()
+    after = seconds_until_done(hub, board, hit)
+    assert 0.2 < after < 1.0, f"a level's ponder: done {after:.3f} s after ponder-hit"
+    hub.setoption("level", 0)
+    board = Board(variant="english")
+    asked = time.monotonic()
+    legal(board, hub.play(board, Limit(movetime=0.5), ponder=False).move)
+    own = time.monotonic() - asked
+    assert own > 0.4, f"level 0 answered in {own:.2f} s of a 0.5 s move time"
+    print(f"levels: level 1 played {plies} plies, its slowest move {slowest * 1000:.0f} ms; "
+          f"its ponder done {after * 1000:.0f} ms after ponder-hit; level 0 took {own:.2f} s")
+    close(hub)
+
+
 signal.signal(signal.SIGALRM, watchdog)
 signal.alarm(WATCHDOG_SECONDS)
 {"random": check_random, "engines": check_engines, "midgame": check_midgame, "stop": check_stop,
- "ponder": check_ponder, "garbage": check_garbage, "id": check_id}[CHECK]()
+ "ponder": check_ponder, "garbage": check_garbage, "id": check_id, "levels": check_levels}[CHECK]()
