@@ -142,6 +142,41 @@ fn a_match_resumes_past_a_record_line_cut_inside_a_character() {
     assert_eq!((read.records.len(), read.skipped.len()), (4, 1));
 }
 
+/// The same cut in a run's own logs: `run` resumes past a line of `gates.jsonl`,
+/// `games/results.jsonl` and `eval.jsonl` cut inside a character (the gate and evaluation logs'
+/// with a warning naming the file and line) and goes on gating and evaluating.
+#[test]
+fn a_run_resumes_past_log_lines_cut_inside_a_character() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    tiny_run(&run, 16);
+    let logs = ["gates.jsonl", "games/results.jsonl", "eval.jsonl"];
+    let mut cut_at = Vec::new();
+    for log in logs {
+        let mut bytes = std::fs::read(run.join(log)).unwrap_or_else(|e| panic!("{log}: {e}"));
+        cut_at.push(bytes.iter().filter(|&&b| b == b'\n').count() + 1);
+        bytes.extend_from_slice("{\"black\":\"mcts:ré".as_bytes());
+        bytes.pop(); // inside the `é`
+        std::fs::write(run.join(log), bytes).unwrap();
+    }
+    let gates_before = rundata::read_json_lines::<arena::GateRecord>(&run.join(logs[0])).unwrap();
+    let (ok, out, err) = run_to_end(&["run", "--run-dir", arg(&run), "--selfplay-games", "32"]);
+    assert!(ok, "{out}{err}");
+    assert_no_panic(&err);
+    for (log, line) in [(logs[0], cut_at[0]), (logs[2], cut_at[2])] {
+        let at = format!("{log} line {line}");
+        let warned = err.lines().any(|l| l.starts_with("warning") && l.contains(&at));
+        assert!(warned && err.contains("UTF-8"), "{at} not reported:\n{err}");
+    }
+    let gates = rundata::read_json_lines::<arena::GateRecord>(&run.join(logs[0])).unwrap();
+    assert_eq!(gates.skipped.len(), 1, "the cut line is closed by the next append, and kept");
+    assert!(gates.records.len() > gates_before.records.len(), "no gate after the cut:\n{out}");
+    let evaluations = rundata::read_json_lines::<arena::EvalRecord>(&run.join(logs[2])).unwrap();
+    assert_eq!(evaluations.skipped.len(), 1);
+    let results = rundata::read_json_lines::<arena::ResultRecord>(&run.join(logs[1])).unwrap();
+    assert_eq!(results.skipped.len(), 1);
+}
+
 /// A run folder that lost its `config.toml` was started anew from `configs/default.toml` (and
 /// then told its training states did not fit); now it is refused, and nothing is written.
 #[test]
