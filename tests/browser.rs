@@ -353,19 +353,8 @@ fn analysed(game: usize) -> String {
 fn a_game_is_analysed_on_the_board_and_its_graph_clicked_in_chromium() {
     // Two games of alphabeta against random moves, to have mistakes and blunders to mark.
     let dir = tempfile::tempdir().unwrap();
+    let games = draughts::read_pdn(&crate::serve::two_games(dir.path())).unwrap();
     let file = dir.path().join("games.pdn");
-    crate::helpers::succeed(&[
-        "match",
-        "alphabeta:1",
-        "random",
-        "--games",
-        "2",
-        "--threads",
-        "1",
-        "--pdn",
-        crate::helpers::arg(&file),
-    ]);
-    let games = draughts::read_pdn(&std::fs::read_to_string(&file).unwrap()).unwrap();
     // The server's default engine analyses: the shipped net.
     let (_server, port) = serve(&[]);
     let browser = Browser::start_sized(1150, 900);

@@ -361,8 +361,9 @@ fn events(stream: &str, name: &str) -> Vec<Value> {
         .collect()
 }
 
-/// Two games of `alphabeta:1` against `random` (mistakes to find), as a PDN file's text.
-fn two_games(dir: &std::path::Path) -> String {
+/// Two games of `alphabeta:1` against `random` (mistakes to find), written to `DIR/games.pdn`;
+/// the file's text.
+pub(crate) fn two_games(dir: &std::path::Path) -> String {
     let pdn = dir.join("games.pdn");
     crate::helpers::succeed(&[
         "match",

@@ -91,12 +91,7 @@ pub(super) trait Leaves {
 
     /// The scores of the quiet `moves` of `position`, the position at the end of the search
     /// path, for ordering them (see [`LeafEvaluator::move_scores`]); `false` when there are none.
-    fn move_scores(
-        &mut self,
-        _position: &Position,
-        _moves: &[Move],
-        _scores: &mut Vec<f32>,
-    ) -> bool {
+    fn move_scores(&mut self, _: &Position, _: &[Move], _: &mut Vec<f32>) -> bool {
         false
     }
 }
