@@ -194,7 +194,12 @@ impl Position {
 
     /// Whether the side to move has no legal move (and so has lost).
     pub fn is_lost(&self) -> bool {
-        !self.has_capture() && self.count_simple_moves() == 0
+        !self.has_capture() && !self.has_simple_move()
+    }
+
+    /// Whether the side to move has a simple step (a move when it has no capture to make).
+    pub fn has_simple_move(&self) -> bool {
+        self.count_simple_moves() > 0
     }
 }
 

@@ -48,7 +48,7 @@ impl AlphaBeta {
         }
         // A leaf is told from its bitboards, without listing its moves.
         if (depth <= 0 || ply >= MAX_PLY) && !position.has_capture() {
-            return if position.is_lost() {
+            return if !position.has_simple_move() {
                 Ok(-(WIN - ply as i32))
             } else {
                 leaves.score(self, position)
