@@ -23,6 +23,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// The largest PDN file read (tens of thousands of games, each searched position by position);
+/// a bigger one, or one that is not a regular file, is refused by name.
+const MAX_PDN_BYTES: u64 = 16 << 20;
+
 /// `checkers-zero analyse`.
 #[derive(Args)]
 pub struct AnalyseArgs {
@@ -61,7 +65,8 @@ pub fn run(args: AnalyseArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         args.margin
     );
     let shown = args.pdn.display();
-    let text = std::fs::read_to_string(&args.pdn).with_context(|| format!("reading {shown}"))?;
+    let text = support::read_text_capped(&args.pdn, MAX_PDN_BYTES, "a PDN file")
+        .with_context(|| format!("reading {shown}"))?;
     let games = read_pdn(&text).with_context(|| format!("reading {shown}"))?;
     anyhow::ensure!(!games.is_empty(), "{shown}: no games in it");
     let spec = shipped_net::or_shipped(args.player)?;

@@ -1,7 +1,7 @@
 //! `checkers-zero analyse`: a 100-game match annotated by the shipped net and read back by the
 //! project's PDN reader and by pydraughts'; a blunder planted from the endgame tables (a move that
 //! turns a won position into a lost one) flagged with a winning move; bad PDN refused by game and
-//! move.
+//! move, or by its size when over the limit.
 
 use crate::helpers::{arg, assert_no_panic, python, run_to_end, succeed};
 use draughts::{read_pdn, Move, Position};
@@ -132,4 +132,12 @@ fn bad_pdn_is_refused_naming_the_game_and_move() {
     std::fs::write(&pdn, "").unwrap();
     let (ok, _, err) = run_to_end(&["analyse", arg(&pdn)]);
     assert!(!ok && err.contains("no games"), "{err}");
+    // A file over the limit is refused by its size, before it is read.
+    std::fs::File::create(&pdn).unwrap().set_len((16 << 20) + 1).unwrap();
+    let (ok, _, err) = run_to_end(&["analyse", arg(&pdn)]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains("bad.pdn: 16777217 bytes is more than the 16777216-byte limit of a PDN file (raise it with CHECKERS_ZERO_MAX_FILE_MB=MIB)"),
+        "{err}"
+    );
 }

@@ -86,7 +86,9 @@ pub fn answer(mut request: Request, site: &Site) {
             run(site).and_then(|run| Ok(json_reply(200, &run.games(name)?)))
         }
         (Method::Get, ["run", name]) => run(site).and_then(|run| {
-            let svg = run.plot(name).ok_or_else(|| Refusal(404, format!("no plot {name}")))?;
+            let svg = run
+                .plot(name)?
+                .ok_or_else(|| Refusal(404, format!("no plot {}", support::shown(name))))?;
             Ok(Response::from_data(svg).with_header(header("Content-Type", "image/svg+xml")))
         }),
         (_, ["", ..] | ["board.js" | "board.css"] | ["api", ..] | ["run", ..]) => {

@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 /// The plots `run` and `ladder` write into the run folder: the only run files served whole.
 pub const PLOTS: [&str; 4] = ["curve.svg", "curve-time.svg", "elo.svg", "elo-time.svg"];
+/// A plot larger than this is not read (the plots `run` writes are far smaller).
+const MAX_PLOT_BYTES: u64 = 16 << 20;
 /// Game files listed, by name from the last (self-play's names start with their time, so the
 /// newest first; a match's `match-<time>.pdn` before them).
 const MAX_GAME_FILES: usize = 200;
@@ -34,10 +36,7 @@ impl RunView {
     /// The run as the page shows it: folder, best net, budget spent and rates, plots, game files.
     pub fn summary(&self) -> Result<Value> {
         let best = self.run.best()?;
-        let progress: Value = std::fs::read_to_string(self.run.progress_file())
-            .ok()
-            .and_then(|text| serde_json::from_str(&text).ok())
-            .unwrap_or(Value::Null);
+        let progress = self.progress()?;
         let hours = progress["wall_seconds"].as_f64().unwrap_or(0.0) / 3600.0;
         let games = progress["games"].as_u64().unwrap_or(0);
         let steps = best.as_ref().map_or(0, |b| b.step);
@@ -67,9 +66,29 @@ impl RunView {
         }))
     }
 
-    /// The plot `name` (one of [`PLOTS`]), if the run has it.
-    pub fn plot(&self, name: &str) -> Option<Vec<u8>> {
-        PLOTS.contains(&name).then(|| std::fs::read(self.run.root().join(name)).ok()).flatten()
+    /// The run's `progress.json`, `null` before the run has one; one that is not a regular file,
+    /// too big or not JSON is an error naming it.
+    fn progress(&self) -> Result<Value> {
+        let path = self.run.progress_file();
+        match self.run.read_progress() {
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .with_context(|| format!("{}: not a valid progress file", path.display())),
+            Err(e) if e.is_not_found() => Ok(Value::Null),
+            Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+        }
+    }
+
+    /// The plot `name` (one of [`PLOTS`]), `None` when it is not one or the run has none yet; a
+    /// plot that is not a regular file or is bigger than [`MAX_PLOT_BYTES`] is an error naming it.
+    pub fn plot(&self, name: &str) -> Result<Option<Vec<u8>>> {
+        if !PLOTS.contains(&name) {
+            return Ok(None);
+        }
+        match support::read_capped(&self.run.root().join(name), MAX_PLOT_BYTES, "a plot") {
+            Ok(svg) => Ok(Some(svg)),
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(e).with_context(|| format!("plot {name}")),
+        }
     }
 
     /// The games of the file `name` in `games/`, each with the board after every ply.

@@ -19,10 +19,6 @@ pub struct Spent {
     pub wall_seconds: f64,
 }
 
-/// The largest `progress.json` read (the file this module writes is under 100 bytes); a bigger
-/// one, or one that is not a regular file, is refused by name (`support::read_capped`).
-const MAX_PROGRESS_BYTES: u64 = 1 << 20;
-
 /// The spent budget of one run, saved after every change.
 pub struct Progress {
     path: PathBuf,
@@ -34,7 +30,7 @@ pub struct Progress {
 impl Progress {
     pub fn open(run: &RunDir) -> Result<Progress> {
         let path = run.progress_file();
-        let spent = match support::read_capped(&path, MAX_PROGRESS_BYTES, "a progress file") {
+        let spent = match run.read_progress() {
             Ok(bytes) => serde_json::from_slice(&bytes)
                 .with_context(|| format!("{}: not a valid progress file", path.display()))?,
             Err(e) if e.is_not_found() => Spent::default(),
@@ -163,7 +159,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let run = RunDir::create(dir.path()).unwrap();
         let file = std::fs::File::create(run.progress_file()).unwrap();
-        file.set_len(MAX_PROGRESS_BYTES + 1).unwrap();
+        file.set_len(rundata::MAX_PROGRESS_BYTES + 1).unwrap();
         let err = format!("{:#}", Progress::open(&run).err().expect("refused"));
         assert!(
             err.contains("progress.json: 1048577 bytes is more than the 1048576-byte limit of a progress file (raise it with CHECKERS_ZERO_MAX_FILE_MB=MIB)"),

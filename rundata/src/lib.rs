@@ -67,6 +67,10 @@ use std::path::{Path, PathBuf};
 
 use support::WriteError;
 
+/// The largest `progress.json` read (`run` writes one under 100 bytes); a bigger one, or one that
+/// is not a regular file, is refused by name.
+pub const MAX_PROGRESS_BYTES: u64 = 1 << 20;
+
 /// Errors reading or writing the run directory, naming the path.
 #[derive(Debug, thiserror::Error)]
 pub enum RunDirError {
@@ -234,6 +238,12 @@ impl RunDir {
     /// `RUN/progress.json`: the budget spent so far.
     pub fn progress_file(&self) -> PathBuf {
         self.root.join(layout::PROGRESS)
+    }
+
+    /// The bytes of `RUN/progress.json`, refused when it is not a regular file or is bigger than
+    /// [`MAX_PROGRESS_BYTES`] (or the limit `CHECKERS_ZERO_MAX_FILE_MB` sets).
+    pub fn read_progress(&self) -> Result<Vec<u8>, support::ReadError> {
+        support::read_capped(&self.progress_file(), MAX_PROGRESS_BYTES, "a progress file")
     }
 
     /// The best net, or `None` when the run has none yet: the newest per-generation pointer, else

@@ -87,6 +87,7 @@ fn a_fifo_or_a_device_is_refused_by_name_where_a_file_is_read() {
         let line = super::bad_net::one_error_line(&err);
         assert!(line.contains(said), "{args:?}: {err}");
     };
+    refused(&["analyse", fifo], "not a regular file (a FIFO)");
     let (out, run) = (dir.path().join("x"), dir.path().join("run"));
     let (out, run) = (super::arg(&out), super::arg(&run));
     refused(&["export", fifo, "--format", "onnx", "--out", out], "not a regular file (a FIFO)");
@@ -105,6 +106,39 @@ fn a_fifo_or_a_device_is_refused_by_name_where_a_file_is_read() {
     let resumed = super::arg(&resumed);
     let run = ["run", "--config", "configs/tiny.toml", "--run-dir", resumed];
     refused(&run, "progress.json: not a regular file (a FIFO)");
+}
+
+/// `serve --run-dir` read the run's `progress.json` and plots whole: a FIFO there blocked the
+/// request forever. Each is now refused by name, as is one over its limit, and the server goes on.
+#[test]
+fn a_served_run_with_a_fifo_or_an_oversized_progress_file_or_plot_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = rundata::RunDir::create(dir.path().join("run")).unwrap();
+    let mkfifo = |path: &Path| {
+        assert!(std::process::Command::new("mkfifo").arg(path).status().unwrap().success());
+    };
+    mkfifo(&run.progress_file());
+    mkfifo(&run.root().join("curve.svg"));
+    let big =
+        |path: &Path, bytes: u64| std::fs::File::create(path).unwrap().set_len(bytes).unwrap();
+    big(&run.root().join("elo.svg"), (16 << 20) + 1);
+    let server = crate::serve::start(&["--run-dir", super::arg(run.root()), "--player", "random"]);
+    let refused = |path: &str, said: &str| {
+        let (status, body) = crate::helpers::http(&server.address, "GET", path, None);
+        assert!(status == 400 && body.contains(said), "{path}: {status} {body}");
+    };
+    refused("/api/run", "progress.json: not a regular file (a FIFO)");
+    refused("/run/curve.svg", "plot curve.svg: not a regular file (a FIFO)");
+    refused(
+        "/run/elo.svg",
+        "plot elo.svg: 16777217 bytes is more than the 16777216-byte limit of a plot (raise it with CHECKERS_ZERO_MAX_FILE_MB=MIB)",
+    );
+    std::fs::remove_file(run.progress_file()).unwrap();
+    big(&run.progress_file(), (1 << 20) + 1);
+    refused("/api/run", "1048577 bytes is more than the 1048576-byte limit of a progress file");
+    std::fs::write(run.progress_file(), r#"{"games": 3, "wall_seconds": 60.0}"#).unwrap();
+    let (status, body) = crate::helpers::http(&server.address, "GET", "/api/run", None);
+    assert!(status == 200 && body.contains(r#""games":3"#), "{status} {body}");
 }
 
 /// A checkpoint whose header declares more than the limit is refused before its tensors are
