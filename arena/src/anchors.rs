@@ -4,7 +4,7 @@
 //! net of a run on one fixed scale. A run does this after its promotions (`[eval]`).
 
 use crate::error::ArenaError;
-use crate::fixture::{check_games, schedule};
+use crate::fixture::schedule;
 use crate::openings::Ballot;
 use crate::play::PlayedGame;
 use crate::player::Contestant;
@@ -13,76 +13,59 @@ use crate::runner::{run_fixtures, MatchConfig};
 use crate::spec::PlayerSpec;
 use draughts::DrawRules;
 use egdb::Tables;
+use search::settings::{Invalid, Range};
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use support::check;
 
-/// `[eval]`: which fixed opponents a run's best net plays, how many games, and how it thinks.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct EvalConfig {
-    /// The fixed opponents, written as for `match` (`alphabeta:4`, `alphabeta` for the equal-time
-    /// engine at `time` per move, `random`, a checkpoint); empty means no evaluation.
-    pub opponents: Vec<String>,
-    /// Games against each opponent (even: each ballot with both colours). The ballots are the
-    /// same at every evaluation of a run, so its nets are compared on the same openings.
-    pub games: u32,
-    /// MCTS playouts per move of the net; 0 means it thinks for `time` per move instead.
-    pub playouts: u32,
-    /// Seconds per move: the net's when `playouts` is 0, and the `alphabeta` opponent's.
-    pub time: f64,
-    /// Evaluate a promoted net only when at least this many minutes of the run have passed since
-    /// the last evaluation; 0 evaluates after every promotion.
-    pub every_minutes: f64,
-    /// Games played at once; 0 means automatic (see `arena::MatchConfig::threads`).
-    pub threads: usize,
-    /// Also play the run's net of this many minutes of run time earlier (the net last evaluated
-    /// at least that long before), recorded under the opponent [`EvalConfig::earlier_label`]: a
-    /// score over 0.5 says the run still gained strength over that time, where a fixed opponent
-    /// may be beaten every time already. 0 means off.
-    pub earlier_minutes: f64,
+search::settings! {
+    /// `[eval]`: which fixed opponents a run's best net plays, how many games, and how it
+    /// thinks. Each setting is declared once below: its type, default and range (see
+    /// [`search::settings!`]).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct EvalConfig ("") {
+        /// Games against each opponent (each ballot with both colours). The ballots are the same
+        /// at every evaluation of a run, so its nets are compared on the same openings.
+        games: u32 = 16, Range::EvenAtLeast(2.0);
+        /// MCTS playouts per move of the net; 0 means it thinks for `time` per move instead.
+        playouts: u32 = 64, Range::Any;
+        /// Seconds per move: the net's when `playouts` is 0, and the `alphabeta` opponent's.
+        time: f64 = 0.1, Range::OpenClosed(0.0, 3600.0);
+        /// Evaluate a promoted net only when at least this many minutes of the run have passed
+        /// since the last evaluation; 0 evaluates after every promotion.
+        every_minutes: f64 = 0.0, Range::NonNegative;
+        /// Games played at once; 0 means automatic (see `arena::MatchConfig::threads`).
+        threads: usize = 0, Range::Any;
+        /// Also play the run's net of this many minutes of run time earlier (the net last
+        /// evaluated at least that long before), recorded under the opponent
+        /// [`EvalConfig::earlier_label`]: a score over 0.5 says the run still gained strength over
+        /// that time, where a fixed opponent may be beaten every time already. 0 means off.
+        earlier_minutes: f64 = 0.0, Range::NonNegative;
+        rules:
+        /// The fixed opponents, written as for `match` (`alphabeta:4`, `alphabeta` for the
+        /// equal-time engine at `time` per move, `random`, a checkpoint); empty means no evaluation.
+        opponents: Vec<String> = vec!["alphabeta:4".into()], "players as for `match`", check_opponents;
+    }
 }
 
-impl Default for EvalConfig {
-    fn default() -> Self {
-        EvalConfig {
-            opponents: vec!["alphabeta:4".into()],
-            games: 16,
-            playouts: 64,
-            time: 0.1,
-            every_minutes: 0.0,
-            threads: 0,
-            earlier_minutes: 0.0,
-        }
+/// Checks that every opponent is a player as `match` writes one; the error names the first that
+/// is not.
+fn check_opponents(opponents: &[String]) -> Result<(), Invalid> {
+    for (i, opponent) in opponents.iter().enumerate() {
+        opponent.parse::<PlayerSpec>().map_err(|e| {
+            let why = format!("a player as for `match` (entry {i}: {})", support::one_line(&e));
+            Invalid::new("opponents", opponent, &why)
+        })?;
     }
+    Ok(())
 }
 
 impl EvalConfig {
     /// Checks every field; the error names the first bad one.
     pub fn validate(&self) -> Result<(), ArenaError> {
-        check_games(self.games)?;
-        check("time", self.time, self.time > 0.0 && self.time <= 3600.0, "in (0, 3600] seconds")?;
-        check(
-            "every_minutes",
-            self.every_minutes,
-            self.every_minutes >= 0.0 && self.every_minutes.is_finite(),
-            "a finite number >= 0",
-        )?;
-        check(
-            "earlier_minutes",
-            self.earlier_minutes,
-            self.earlier_minutes >= 0.0 && self.earlier_minutes.is_finite(),
-            "a finite number >= 0",
-        )?;
-        for (i, opponent) in self.opponents.iter().enumerate() {
-            opponent.parse::<PlayerSpec>().map_err(|e| {
-                let why = format!("a player as for `match` (entry {i}: {})", support::one_line(&e));
-                support::Invalid::new("opponents", opponent, &why)
-            })?;
-        }
-        Ok(())
+        Ok(self.check_ranges()?)
     }
 
     /// The opponent name of the evaluations against the run's earlier net (`earlier:60m`), when

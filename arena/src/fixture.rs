@@ -19,11 +19,6 @@ pub struct Fixture {
     pub a_is_black: bool,
 }
 
-/// Checks a configured number of games: even (each ballot with both colours), at least 2.
-pub fn check_games(games: u32) -> Result<(), support::Invalid> {
-    support::check("games", games, games >= 2 && games % 2 == 0, "an even number, at least 2")
-}
-
 /// `games` fixtures (rounded up to even): each chosen ballot twice, A first as Black then as White.
 /// With fewer than two games per ballot, `seed` chooses which ballots; they are played in deck order.
 pub fn schedule(deck: &[Ballot], games: usize, seed: u64) -> Vec<Fixture> {

@@ -4,7 +4,7 @@
 //! scores. The caller moves the best pointer; this module decides and returns the record to keep.
 
 use crate::error::ArenaError;
-use crate::fixture::{check_games, schedule};
+use crate::fixture::schedule;
 use crate::openings::Ballot;
 use crate::play::PlayedGame;
 use crate::player::Contestant;
@@ -13,62 +13,51 @@ use crate::ratings::tally::Tally;
 use crate::runner::{run_fixtures, MatchConfig};
 use draughts::DrawRules;
 use egdb::Tables;
+use search::settings::{Invalid, Range};
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Instant;
-use support::check;
 
-/// Settings of a gate: the match a candidate net must win against the best net to replace it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct GateConfig {
-    /// Most games to play (even: each ballot twice, colours swapped).
-    pub games: u32,
-    /// Score (points per game) the candidate needs over all games to be promoted.
-    pub threshold: f64,
-    /// Stop early when this test decides; none plays on until the threshold decides.
-    pub sprt: Option<SprtConfig>,
-    /// Chooses the ballots and drives the players' randomness.
-    pub seed: u64,
-    /// Games played at once; 0 means automatic (see `arena::MatchConfig::threads`).
-    pub threads: usize,
-    /// MCTS playouts per decision of both nets. [`run_gate`] plays the contestants it is given;
-    /// this is for the caller that builds them.
-    pub playouts: u32,
-    /// Promote every candidate after all `games` (they only rate it): no gate in effect.
-    pub always_promote: bool,
+search::settings! {
+    /// Settings of a gate: the match a candidate net must win against the best net to replace
+    /// it. Each setting is declared once below: its type, default and range (see
+    /// [`search::settings!`]).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct GateConfig ("") {
+        /// Most games to play (each ballot twice, colours swapped).
+        games: u32 = 40, Range::EvenAtLeast(2.0);
+        /// Score (points per game) the candidate needs over all games to be promoted.
+        threshold: f64 = 0.55, Range::OpenClosed(0.0, 1.0);
+        /// Chooses the ballots and drives the players' randomness.
+        seed: u64 = 0, Range::Any;
+        /// Games played at once; 0 means automatic (see `arena::MatchConfig::threads`).
+        threads: usize = 0, Range::Any;
+        /// MCTS playouts per decision of both nets. [`run_gate`] plays the contestants it is
+        /// given; this is for the caller that builds them.
+        playouts: u32 = 100, Range::AtLeast(1.0);
+        /// Promote every candidate after all `games` (they only rate it): no gate in effect.
+        always_promote: bool = false, Range::Any;
+        rules:
+        /// Stop early when this test decides; none plays on until the threshold decides.
+        sprt: Option<SprtConfig> = None, SPRT_RULE, check_sprt;
+    }
 }
 
-impl Default for GateConfig {
-    fn default() -> Self {
-        GateConfig {
-            games: 40,
-            threshold: 0.55,
-            sprt: None,
-            seed: 0,
-            threads: 0,
-            playouts: 100,
-            always_promote: false,
-        }
-    }
+/// What an SPRT's settings must be, as `docs/configs.md` writes it ([`SprtConfig::validate`]).
+const SPRT_RULE: &str =
+    "none, or a table: elo0 finite, elo1 above elo0, alpha and beta in (0, 0.5)";
+
+/// Checks the SPRT's settings when there is one.
+fn check_sprt(sprt: &Option<SprtConfig>) -> Result<(), Invalid> {
+    sprt.as_ref().map_or(Ok(()), SprtConfig::validate)
 }
 
 impl GateConfig {
     /// Checks every field's range; the error names the first bad field.
     pub fn validate(&self) -> Result<(), ArenaError> {
-        check_games(self.games)?;
-        check(
-            "threshold",
-            self.threshold,
-            self.threshold > 0.0 && self.threshold <= 1.0,
-            "in (0, 1]",
-        )?;
-        check("playouts", self.playouts, self.playouts >= 1, "at least 1")?;
-        if let Some(sprt) = &self.sprt {
-            sprt.validate()?;
-        }
-        Ok(())
+        Ok(self.check_ranges()?)
     }
 }
 

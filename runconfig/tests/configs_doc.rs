@@ -1,8 +1,9 @@
-//! `docs/configs.md` against the code's declarations: every `[selfplay.mcts]` key and every
-//! player setting documented with the default and the range the code declares, and no documented
-//! key that the code lacks.
+//! `docs/configs.md` against the code's declarations: every key of `[selfplay]`, its search
+//! `[selfplay.mcts]`, `[train]`, `[gate]` and `[eval]`, and every player setting, documented with
+//! the default and the range the code declares, and no documented key that the code lacks.
 
-use arena::{player_config, Thinking, PLAYER_PLAYOUTS};
+use arena::{player_config, EvalConfig, GateConfig, Thinking, PLAYER_PLAYOUTS};
+use runconfig::{SelfPlayConfig, TrainConfig};
 use search::settings::Key;
 use search::{MctsConfig, MOVE_TEMPERATURE};
 use std::collections::BTreeMap;
@@ -14,7 +15,7 @@ fn configs_md() -> String {
 }
 
 /// The rows of the table that follows `heading` in `doc`: its first column without backticks,
-/// mapped to the next two columns.
+/// mapped to the next two columns (the default without backticks).
 fn table_after(doc: &str, heading: &str) -> BTreeMap<String, (String, String)> {
     let start = doc.find(heading).unwrap_or_else(|| panic!("no `{heading}` in docs/configs.md"));
     let rows = doc[start..]
@@ -24,7 +25,8 @@ fn table_after(doc: &str, heading: &str) -> BTreeMap<String, (String, String)> {
         .skip(2);
     rows.map(|row| {
         let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        (cells[1].trim_matches('`').to_string(), (cells[2].to_string(), cells[3].to_string()))
+        let (key, default) = (cells[1].trim_matches('`'), cells[2].trim_matches('`'));
+        (key.to_string(), (default.to_string(), cells[3].to_string()))
     })
     .collect()
 }
@@ -39,7 +41,7 @@ fn differences(
     let mut problems = Vec::new();
     for key in keys {
         let name = format!("{prefix}{}", key.name);
-        let expected = (default(key), key.range.to_string());
+        let expected = (default(key), key.range.clone());
         match documented.get(&name) {
             None => problems.push(format!("`{name}` is not documented")),
             Some(found) if *found != expected => problems.push(format!(
@@ -56,11 +58,31 @@ fn differences(
     problems
 }
 
+/// Each declared section: the heading of its table, the prefix its keys take there, its keys.
+fn sections() -> [(&'static str, &'static str, Vec<Key>); 5] {
+    [
+        ("### Self-play: `[selfplay]`", "", SelfPlayConfig::keys()),
+        ("### The search: `[selfplay.mcts]`", "selfplay.mcts.", MctsConfig::keys()),
+        ("### Training: `[train]`", "train.", TrainConfig::keys()),
+        ("### The gate: `[gate]`", "gate.", GateConfig::keys()),
+        ("### Evaluation against anchors: `[eval]`", "eval.", EvalConfig::keys()),
+    ]
+}
+
 #[test]
-fn every_search_key_is_documented_with_its_default_and_range() {
-    let documented = table_after(&configs_md(), "## The search: `[selfplay.mcts]`");
-    let problems =
-        differences(&documented, &MctsConfig::keys(), "selfplay.mcts.", |k| k.default.clone());
+fn every_declared_key_is_documented_with_its_default_and_range() {
+    let doc = configs_md();
+    let mut problems = Vec::new();
+    for (heading, prefix, keys) in sections() {
+        let documented = table_after(&doc, heading);
+        problems.extend(differences(&documented, &keys, prefix, |k| k.default.clone()));
+    }
+    let first = table_after(&doc, "# Configs");
+    for (_, prefix, keys) in sections() {
+        let again =
+            keys.iter().map(|k| format!("{prefix}{}", k.name)).filter(|n| first.contains_key(n));
+        problems.extend(again.map(|name| format!("`{name}` is in the first table too")));
+    }
     assert!(problems.is_empty(), "docs/configs.md:\n{}", problems.join("\n"));
 }
 

@@ -138,7 +138,7 @@ impl MctsConfig {
         let mut keys: Vec<Key> = Self::keys().into_iter().filter(|k| k.player).collect();
         let opening =
             TemperatureSchedule::keys().into_iter().find(|k| k.name == "temperature.opening");
-        let range = opening.map_or(Range::Any, |k| k.range);
+        let range = opening.map_or_else(|| Range::Any.to_string(), |k| k.range);
         keys.push(Key {
             name: MOVE_TEMPERATURE,
             default: "0".into(),

@@ -1,7 +1,9 @@
 //! One declaration per config setting: [`settings!`](crate::settings!) declares a section's struct
 //! from lines of `name: type = default, range;` and derives from them its `Default`, its range
 //! checks with their error messages, the setting of a field from text (a player's `KEY=VALUE`)
-//! and the list of [`Key`]s that `docs/configs.md` is checked against.
+//! and the list of [`Key`]s that `docs/configs.md` is checked against. A setting whose value is
+//! no single number (a list, an optional table, a table of several kinds) is declared as a rule:
+//! its range in words, checked by a function of its own.
 
 use std::fmt;
 pub use support::Invalid;
@@ -21,10 +23,22 @@ pub enum Range {
     Closed(f64, f64),
     /// Between the two, neither included.
     Open(f64, f64),
+    /// Above the first, at most the second.
+    OpenClosed(f64, f64),
+    /// At least the first, below the second.
+    ClosedOpen(f64, f64),
+    /// A finite number, at least 0.
+    NonNegative,
+    /// An even number, at least this.
+    EvenAtLeast(f64),
+    /// 0 (off), or at least this.
+    OffOrAtLeast(f64),
     /// A whole number between the two, both included.
     Whole(u64, u64),
     /// A whole number from 1 up to the value of the named setting of the same section.
     UpTo(&'static str),
+    /// At least the value of the named setting of the same section.
+    AtLeastSetting(&'static str),
 }
 
 impl Range {
@@ -37,8 +51,14 @@ impl Range {
             Range::AtMost(high) => value <= high,
             Range::Closed(low, high) => (low..=high).contains(&value),
             Range::Open(low, high) => value > low && value < high,
+            Range::OpenClosed(low, high) => value > low && value <= high,
+            Range::ClosedOpen(low, high) => value >= low && value < high,
+            Range::NonNegative => value >= 0.0 && value.is_finite(),
+            Range::EvenAtLeast(low) => value >= low && value % 2.0 == 0.0,
+            Range::OffOrAtLeast(low) => value == 0.0 || value >= low,
             Range::Whole(low, high) => (low as f64..=high as f64).contains(&value),
             Range::UpTo(name) => other(name).is_some_and(|high| (1.0..=high).contains(&value)),
+            Range::AtLeastSetting(name) => other(name).is_some_and(|low| value >= low),
         }
     }
 }
@@ -52,8 +72,14 @@ impl fmt::Display for Range {
             Range::AtMost(high) => write!(f, "at most {high}"),
             Range::Closed(low, high) => write!(f, "in [{low}, {high}]"),
             Range::Open(low, high) => write!(f, "in ({low}, {high})"),
+            Range::OpenClosed(low, high) => write!(f, "in ({low}, {high}]"),
+            Range::ClosedOpen(low, high) => write!(f, "in [{low}, {high})"),
+            Range::NonNegative => write!(f, "a finite number >= 0"),
+            Range::EvenAtLeast(low) => write!(f, "an even number, at least {low}"),
+            Range::OffOrAtLeast(low) => write!(f, "0 (off) or at least {low}"),
             Range::Whole(low, high) => write!(f, "in {low}..={high}"),
             Range::UpTo(name) => write!(f, "in 1..={name}"),
+            Range::AtLeastSetting(name) => write!(f, "at least {name}"),
         }
     }
 }
@@ -65,8 +91,8 @@ pub struct Key {
     pub name: &'static str,
     /// The default, as a config file writes it.
     pub default: String,
-    /// What values it may take.
-    pub range: Range,
+    /// What values it may take, as `docs/configs.md` writes it (a [`Range`], or a rule's words).
+    pub range: String,
     /// The first line of its documentation.
     pub meaning: &'static str,
     /// Whether a player's spec may set it (`mcts:NET,KEY=VALUE`).
@@ -81,14 +107,19 @@ pub trait Value: Copy + fmt::Display {
     fn from_text(key: &str, text: &str) -> Result<Self, String>;
 }
 
-impl Value for f32 {
-    fn number(self) -> f64 {
-        f64::from(self)
-    }
-    fn from_text(key: &str, text: &str) -> Result<f32, String> {
-        text.parse().map_err(|_| format!("`{key}={text}`: not a number"))
-    }
+macro_rules! fraction_values {
+    ($($t:ty),*) => {$(
+        impl Value for $t {
+            fn number(self) -> f64 {
+                f64::from(self)
+            }
+            fn from_text(key: &str, text: &str) -> Result<$t, String> {
+                text.parse().map_err(|_| format!("`{key}={text}`: not a number"))
+            }
+        }
+    )*};
 }
+fraction_values!(f32, f64);
 
 impl Value for bool {
     fn number(self) -> f64 {
@@ -113,24 +144,68 @@ macro_rules! whole_values {
 }
 whole_values!(u8, u16, u32, u64, usize);
 
-/// `Ok` when `value` lies in `range`, else the setting named, its value and its range.
+/// A rule's value as a config file writes it (a list, an optional or inline table).
+pub trait ConfigText {
+    /// The value as TOML text, e.g. `["alphabeta:4"]` or `{kind = "constant"}`.
+    fn config_text(&self) -> String;
+}
+
+impl ConfigText for Vec<String> {
+    fn config_text(&self) -> String {
+        let items: Vec<String> = self.iter().map(|item| format!("{item:?}")).collect();
+        format!("[{}]", items.join(", "))
+    }
+}
+
+/// `none` when absent.
+impl<T: ConfigText> ConfigText for Option<T> {
+    fn config_text(&self) -> String {
+        self.as_ref().map_or_else(|| "none".into(), T::config_text)
+    }
+}
+
+/// An inline table: `{kind = "KIND", name = value, ...}` (without `kind` when none is given), the
+/// values as [`fmt::Display`] writes them (strings quoted by the caller).
+pub fn inline_table(kind: Option<&str>, entries: &[(&str, &dyn fmt::Display)]) -> String {
+    let kind = kind.map(|kind| format!("kind = {kind:?}"));
+    let entries = entries.iter().map(|(name, value)| format!("{name} = {value}"));
+    let all: Vec<String> = kind.into_iter().chain(entries).collect();
+    format!("{{{}}}", all.join(", "))
+}
+
+/// `Ok` when `value` lies in `range`, else the setting named, its value and its range (with the
+/// value of the setting it names, if any).
 pub fn check<T: Value>(
     name: &'static str,
     value: T,
     range: Range,
     other: impl Fn(&str) -> Option<f64>,
 ) -> Result<(), Invalid> {
-    support::check(name, value, range.contains(value.number(), other), &range.to_string())
+    if range.contains(value.number(), &other) {
+        return Ok(());
+    }
+    let expected = match range {
+        Range::UpTo(setting) | Range::AtLeastSetting(setting) => match other(setting) {
+            Some(bound) => format!("{range} ({bound})"),
+            None => range.to_string(),
+        },
+        _ => range.to_string(),
+    };
+    Err(Invalid::new(name, value, &expected))
 }
 
 /// Declares a config section's struct, one line a setting, and derives the rest from it.
 ///
-/// Each setting is its doc comment, then `name: type = default, range;` (a [`Range`]), with
-/// `, player` before the `;` when a player's spec may set it. Sections nested in it follow
-/// `sections:`. The section's own `prefix` (`""`, or e.g. `"playout_cap."`) starts its settings'
-/// dotted names. Derived: `Default`; `keys()`, every setting with the nested sections' after it;
-/// `check_ranges()`, which names the first setting out of its range; for the section's own
-/// settings, `set_text(name, text)`, `text(name)` and `number(name)`.
+/// Each setting is its doc comment (and any `#[serde(...)]`), then `name: type = default, range;`
+/// (a [`Range`]), with `, player` before the `;` when a player's spec may set it. Settings that
+/// are no single number follow `rules:`, each `name: type = default, range in words, check;`:
+/// `check(&value)` is its own check, and the type's [`ConfigText`] writes its default. Sections
+/// nested in it follow `sections:`; those after `tables:` have keys and checks of their own,
+/// which the section's leave to them (only their `Default` is derived here). The section's own
+/// `prefix` (`""`, or e.g. `"playout_cap."`) starts its settings' dotted names. Derived:
+/// `Default`; `keys()`, every setting with the nested sections' after it; `check_ranges()`, which
+/// names the first setting out of its range; for the section's own numeric settings,
+/// `set_text(name, text)`, `text(name)` and `number(name)`.
 #[macro_export]
 macro_rules! settings {
     (
@@ -138,25 +213,40 @@ macro_rules! settings {
         pub struct $name:ident ($prefix:literal) {
             $(
                 $(#[doc = $doc:literal])+
+                $(#[serde $serde:tt])*
                 $field:ident: $ty:ty = $default:expr, $range:expr $(, $player:ident)?;
             )*
+            $(rules: $(
+                $(#[doc = $rule_doc:literal])+
+                $(#[serde $rule_serde:tt])*
+                $rule:ident: $rule_ty:ty = $rule_default:expr, $rule_range:expr, $check:expr;
+            )*)?
             $(sections: $(
                 $(#[doc = $section_doc:literal])+
+                $(#[serde $section_serde:tt])*
                 $section:ident: $section_ty:ty;
+            )*)?
+            $(tables: $(
+                $(#[doc = $table_doc:literal])+
+                $table:ident: $table_ty:ty;
             )*)?
         }
     ) => {
         $(#[$meta])*
         pub struct $name {
-            $($(#[doc = $doc])+ pub $field: $ty,)*
-            $($($(#[doc = $section_doc])+ pub $section: $section_ty,)*)?
+            $($(#[doc = $doc])+ $(#[serde $serde])* pub $field: $ty,)*
+            $($($(#[doc = $rule_doc])+ $(#[serde $rule_serde])* pub $rule: $rule_ty,)*)?
+            $($($(#[doc = $section_doc])+ $(#[serde $section_serde])* pub $section: $section_ty,)*)?
+            $($($(#[doc = $table_doc])+ pub $table: $table_ty,)*)?
         }
 
         impl Default for $name {
             fn default() -> Self {
                 $name {
                     $($field: $default,)*
+                    $($($rule: $rule_default,)*)?
                     $($($section: <$section_ty>::default(),)*)?
+                    $($($table: <$table_ty>::default(),)*)?
                 }
             }
         }
@@ -164,25 +254,36 @@ macro_rules! settings {
         impl $name {
             /// Every setting of the section, as declared, those of its nested sections after.
             pub fn keys() -> Vec<$crate::settings::Key> {
+                #[allow(unused_imports)]
+                use $crate::settings::ConfigText;
                 let defaults = Self::default();
                 #[allow(unused_mut)]
                 let mut keys = vec![$($crate::settings::Key {
                     name: concat!($prefix, stringify!($field)),
                     default: defaults.$field.to_string(),
-                    range: $range,
+                    range: $range.to_string(),
                     meaning: [$($doc),+][0].trim(),
                     player: $crate::settings!(@player $($player)?),
                 },)*];
+                $($(keys.push($crate::settings::Key {
+                    name: concat!($prefix, stringify!($rule)),
+                    default: defaults.$rule.config_text(),
+                    range: $rule_range.to_string(),
+                    meaning: [$($rule_doc),+][0].trim(),
+                    player: false,
+                });)*)?
                 $($(keys.extend(<$section_ty>::keys());)*)?
                 keys
             }
 
             /// Checks every setting against its range; the error names the first one out of it.
             pub fn check_ranges(&self) -> Result<(), $crate::settings::Invalid> {
+                #[allow(unused_variables)]
                 let other = |name: &str| self.number(name);
                 $($crate::settings::check(
                     concat!($prefix, stringify!($field)), self.$field, $range, other,
                 )?;)*
+                $($($check(&self.$rule)?;)*)?
                 $($(self.$section.check_ranges()?;)*)?
                 Ok(())
             }
@@ -197,6 +298,7 @@ macro_rules! settings {
 
             /// The section's own setting `name` as a number (`true` is 1), if it has one.
             pub fn number(&self, name: &str) -> Option<f64> {
+                #[allow(unused_imports)]
                 use $crate::settings::Value;
                 match name {
                     $(stringify!($field) => Some(self.$field.number()),)*
@@ -207,6 +309,7 @@ macro_rules! settings {
             /// Sets the section's own setting `name` from `text`, unchecked; `None` when the
             /// section has no such setting, else the error line that names it.
             pub fn set_text(&mut self, name: &str, text: &str) -> Option<Result<(), String>> {
+                #[allow(unused_imports)]
                 use $crate::settings::Value;
                 match name {
                     $(stringify!($field) => Some(
@@ -222,87 +325,4 @@ macro_rules! settings {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    crate::settings! {
-        /// A section for the tests.
-        #[derive(Debug, PartialEq)]
-        pub struct Inner ("inner.") {
-            /// Most visits.
-            most: u32 = 10, Range::AtLeast(1.0);
-            /// Fewest visits, up to `most`.
-            fewest: u32 = 2, Range::UpTo("most"), player;
-        }
-    }
-
-    crate::settings! {
-        /// The outer section.
-        #[derive(Debug, PartialEq)]
-        pub struct Outer ("") {
-            /// A share.
-            share: f32 = 0.5, Range::Closed(0.0, 1.0), player;
-            /// A switch.
-            on: bool = true, Range::Any;
-            sections:
-            /// The nested one.
-            inner: Inner;
-        }
-    }
-
-    #[test]
-    fn the_declaration_gives_defaults_keys_checks_and_text_settings() {
-        let outer = Outer::default();
-        assert_eq!(
-            (outer.share, outer.on, outer.inner.most, outer.inner.fewest),
-            (0.5, true, 10, 2)
-        );
-        let keys = Outer::keys();
-        let names: Vec<_> = keys.iter().map(|k| (k.name, k.default.as_str(), k.player)).collect();
-        assert_eq!(
-            names,
-            [
-                ("share", "0.5", true),
-                ("on", "true", false),
-                ("inner.most", "10", false),
-                ("inner.fewest", "2", true)
-            ]
-        );
-        assert_eq!(keys[0].meaning, "A share.");
-        assert_eq!(keys[3].range.to_string(), "in 1..=most");
-
-        let mut bad = Outer::default();
-        bad.inner.fewest = 11;
-        let err = bad.check_ranges().unwrap_err();
-        assert_eq!(err.to_string(), "`inner.fewest` = 11 is invalid: in 1..=most");
-        bad.share = f32::NAN;
-        assert_eq!(bad.check_ranges().unwrap_err().field, "share");
-
-        let mut outer = Outer::default();
-        assert_eq!(outer.set_text("share", "0.25"), Some(Ok(())));
-        assert_eq!(outer.share, 0.25);
-        assert_eq!(outer.set_text("on", "yes"), Some(Err("`on=yes`: not true or false".into())));
-        assert_eq!(
-            outer.inner.set_text("most", "1.5"),
-            Some(Err("`most=1.5`: not a whole number".into()))
-        );
-        assert_eq!(outer.set_text("inner.most", "3"), None);
-        assert_eq!(outer.inner.text("most").as_deref(), Some("10"));
-        assert_eq!((outer.text("share").as_deref(), outer.number("on")), (Some("0.25"), Some(1.0)));
-    }
-
-    #[test]
-    fn ranges_read_as_documented() {
-        let none = |_: &str| None;
-        assert!(
-            Range::Positive.contains(0.1, none) && !Range::Positive.contains(f64::INFINITY, none)
-        );
-        assert!(!Range::Open(-1.0, 1.0).contains(-1.0, none));
-        assert!(
-            Range::Whole(1, 256).contains(256.0, none) && !Range::Whole(1, 256).contains(0.0, none)
-        );
-        assert!(!Range::UpTo("missing").contains(1.0, none));
-        assert_eq!(Range::Closed(0.1, 10.0).to_string(), "in [0.1, 10]");
-        assert_eq!(Range::Whole(0, 16).to_string(), "in 0..=16");
-    }
-}
+mod tests;

@@ -7,6 +7,7 @@
 //! ELO0,ELO1[,ALPHA,BETA]` (its `FromStr`), whose closing line is [`SprtConfig::verdict`].
 
 use crate::ratings::tally::{score_of_elo, signed_elo, Tally};
+use search::settings::{inline_table, ConfigText};
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 use support::{check, Invalid};
@@ -120,6 +121,19 @@ impl SprtConfig {
     }
 }
 
+/// The inline table a config writes: `{elo0 = 0, elo1 = 35, alpha = 0.05, beta = 0.05}`.
+impl ConfigText for SprtConfig {
+    fn config_text(&self) -> String {
+        let entries: [(&str, &dyn std::fmt::Display); 4] = [
+            ("elo0", &self.elo0),
+            ("elo1", &self.elo1),
+            ("alpha", &self.alpha),
+            ("beta", &self.beta),
+        ];
+        inline_table(None, &entries)
+    }
+}
+
 /// `ELO0,ELO1[,ALPHA,BETA]` (alpha and beta 0.05 when left out), checked as
 /// [`SprtConfig::validate`] does.
 impl FromStr for SprtConfig {
@@ -149,6 +163,13 @@ impl FromStr for SprtConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_settings_are_written_as_a_config_table() {
+        let text = "{elo0 = 0, elo1 = 35, alpha = 0.05, beta = 0.05}";
+        assert_eq!(SprtConfig::default().config_text(), text);
+        assert_eq!(None::<SprtConfig>.config_text(), "none");
+    }
 
     #[test]
     fn a_clean_sweep_stops_early_for_h1_and_a_rout_for_h0() {
