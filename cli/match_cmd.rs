@@ -174,12 +174,9 @@ fn unplayed(
     b: &Entrant,
     record: &Path,
 ) -> Result<(Vec<Fixture>, Tally)> {
-    let read = rundata::read_json_lines::<ResultRecord>(record)?;
-    for bad in &read.skipped {
-        eprintln!("warning: skipped {}", support::one_line(bad));
-    }
+    let records = rundata::read_json_lines::<ResultRecord>(record)?.warned();
     let mut played = std::collections::HashMap::new();
-    for r in read.records {
+    for r in records {
         played.entry((r.ballot.clone(), r.black.clone(), r.white.clone())).or_insert(r.result);
     }
     let mut tally = Tally::default();

@@ -22,6 +22,18 @@ impl Drop for Server {
     }
 }
 
+impl Server {
+    /// The most memory the server has held resident so far, in KiB (Linux's `VmHWM`).
+    pub fn peak_memory_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|kib| kib.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or_else(|| panic!("no VmHWM in\n{status}"))
+    }
+}
+
 pub fn start(args: &[&str]) -> Server {
     let mut child = checkers_zero()
         .args(["serve", "--port", "0"])

@@ -238,7 +238,7 @@ impl NetSource {
                     Err(bad(format!("the run's best net {} is missing", checkpoint.display())))
                 }
                 None => Err(bad(format!(
-                    "run directory {} has no best net yet (no pointer in best/)",
+                    "run directory {} has no best net yet (no valid pointer in best/)",
                     path.display()
                 ))),
             };
@@ -390,7 +390,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(10_000))]
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(support::property_cases(10_000)))]
 
         /// Any text: a player or an error naming the text (escaped and cut) on one line, never
         /// a panic.

@@ -39,25 +39,18 @@ pub fn run(options: LadderOptions) -> Result<()> {
     let cached = CachedRun::open(&options.run_dir, options.cache.as_deref(), "ladder")?;
     let run = cached.run();
     let file = cached.sync(Log::Results)?;
-    let results = rundata::read_json_lines::<arena::ResultRecord>(&file)?;
-    for skipped in &results.skipped {
-        eprintln!("warning: skipped {}", support::one_line(skipped));
-    }
-    anyhow::ensure!(!results.records.is_empty(), "{}: no recorded games", file.display());
-    let anchor = options.anchor.clone().unwrap_or_else(|| default_anchor(&results.records));
-    let linked = linked_to(&results.records, &anchor);
-    if linked.len() < results.records.len() {
-        let mut apart: Vec<&str> = results
-            .records
-            .iter()
-            .filter(|r| !linked.contains(r))
-            .map(|r| r.black.as_str())
-            .collect();
+    let results = rundata::read_json_lines::<arena::ResultRecord>(&file)?.warned();
+    anyhow::ensure!(!results.is_empty(), "{}: no recorded games", file.display());
+    let anchor = options.anchor.clone().unwrap_or_else(|| default_anchor(&results));
+    let linked = linked_to(&results, &anchor);
+    if linked.len() < results.len() {
+        let mut apart: Vec<&str> =
+            results.iter().filter(|r| !linked.contains(r)).map(|r| r.black.as_str()).collect();
         apart.sort_unstable();
         apart.dedup();
         eprintln!(
             "note: {} games among players no chain of games links to {anchor} are left out ({}); choose another --anchor to rate them",
-            results.records.len() - linked.len(),
+            results.len() - linked.len(),
             support::some_of(&apart)
         );
     }
@@ -72,8 +65,8 @@ pub fn run(options: LadderOptions) -> Result<()> {
     let endgame_file = run.train_dir().join(train::ENDGAME_LOG_FILE);
     let endgame =
         endgame_file.exists().then(|| train::read_endgame_log(&endgame_file)).transpose()?;
-    for skipped in endgame.iter().flat_map(|log| &log.skipped) {
-        eprintln!("warning: skipped {}", support::one_line(skipped));
+    if let Some(log) = &endgame {
+        rundata::warn_skipped(&log.skipped);
     }
     print!(
         "{:width$}  {:>8}  {:>5}  {:>5}  {:>6}  {:>5}",

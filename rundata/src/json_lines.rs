@@ -2,7 +2,7 @@
 //! batch per write, read back in file order with each line that is not a record set aside,
 //! naming its file and line, so that one damaged line (bytes that are not UTF-8, as a crash
 //! cutting a line inside a character leaves, as well as JSON that is not a record) never hides
-//! the others.
+//! the others; each such line is warned of once per process.
 
 use crate::{append_lines, RunDirError};
 use serde::de::DeserializeOwned;
@@ -16,6 +16,23 @@ pub struct JsonLines<T> {
     pub records: Vec<T>,
     /// One entry per line that was not a record (blank lines are not counted).
     pub skipped: Vec<BadLine>,
+}
+
+impl<T> JsonLines<T> {
+    /// The records, after a warning for each line set aside (see [`warn_skipped`]).
+    pub fn warned(self) -> Vec<T> {
+        warn_skipped(&self.skipped);
+        self.records
+    }
+}
+
+/// Warns on standard error of each of `skipped` (`warning: skipped PATH:LINE: not a record of
+/// this file: WHY`), once per process and line: a log read again and again, as a run rereads its
+/// logs, tells of a damaged line the first time only.
+pub fn warn_skipped(skipped: &[BadLine]) {
+    for bad in skipped {
+        support::warn_once(&format!("skipped {}", support::one_line(bad)));
+    }
 }
 
 /// A line of a JSON-lines file that is not a record of the expected kind.

@@ -54,7 +54,8 @@ mod store;
 
 pub use cached::{read_for_upload, CachedRun, MAX_UPLOAD_BYTES};
 pub use json_lines::{
-    append_json_lines, read_json_lines, to_json_lines, BadLine, Damage, JsonLines, MAX_LOG_BYTES,
+    append_json_lines, read_json_lines, to_json_lines, warn_skipped, BadLine, Damage, JsonLines,
+    MAX_LOG_BYTES,
 };
 pub use log::Log;
 pub use outbox::Uploader;

@@ -1,5 +1,9 @@
 //! Errors said on one line: the error and each of its causes, separated by `: `; a caught
-//! panic's message; and long lists of names in a message cut to their first few.
+//! panic's message; long lists of names in a message cut to their first few; and warnings said
+//! once per process however often their cause is met again.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
 
 /// `err` and its chain of sources on one line, each said once (library errors keep their cause as
 /// the source instead of repeating it in their message).
@@ -34,8 +38,28 @@ pub fn some_of<S: AsRef<str>>(names: &[S]) -> String {
     }
 }
 
+/// Writes `warning: MESSAGE` to standard error unless this process has written the same warning
+/// before (a damaged line of a log that is read again and again is told once); whether it wrote.
+pub fn warn_once(message: &str) -> bool {
+    static SAID: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    let mut said = SAID.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let first = said.get_or_insert_with(HashSet::new).insert(message.to_string());
+    if first {
+        eprintln!("warning: {message}");
+    }
+    first
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_warning_is_said_once_per_process() {
+        let message = "support::error test: a warning said once";
+        assert!(super::warn_once(message));
+        assert!(!super::warn_once(message));
+        assert!(super::warn_once("support::error test: another warning"));
+    }
+
     #[test]
     fn long_lists_of_names_are_cut() {
         assert_eq!(super::some_of(&["a", "b"]), "a, b");

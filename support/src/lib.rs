@@ -15,7 +15,7 @@ pub use atomic::{replace_atomic, temporary_owner, write_atomic, WriteError};
 pub use check::{check, Invalid};
 pub use clock::{since_epoch, unix_millis, unix_seconds};
 pub use device::{DeviceSpec, DeviceSpecError};
-pub use error::{one_line, panic_message, some_of};
+pub use error::{one_line, panic_message, some_of, warn_once};
 pub use naming::{process_token, unique_name};
 pub use read::{
     check_regular, read_capped, read_line_capped, read_text_capped, utf8_text, BadLine, ReadError,

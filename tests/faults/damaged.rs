@@ -143,8 +143,8 @@ fn a_match_resumes_past_a_record_line_cut_inside_a_character() {
 }
 
 /// The same cut in a run's own logs: `run` resumes past a line of `gates.jsonl`,
-/// `games/results.jsonl` and `eval.jsonl` cut inside a character (the gate and evaluation logs'
-/// with a warning naming the file and line) and goes on gating and evaluating.
+/// `games/results.jsonl` and `eval.jsonl` cut inside a character, each with one warning naming the
+/// file and line however often the run rereads the log, and goes on gating and evaluating.
 #[test]
 fn a_run_resumes_past_log_lines_cut_inside_a_character() {
     let dir = tempfile::tempdir().unwrap();
@@ -163,10 +163,10 @@ fn a_run_resumes_past_log_lines_cut_inside_a_character() {
     let (ok, out, err) = run_to_end(&["run", "--run-dir", arg(&run), "--selfplay-games", "32"]);
     assert!(ok, "{out}{err}");
     assert_no_panic(&err);
-    for (log, line) in [(logs[0], cut_at[0]), (logs[2], cut_at[2])] {
-        let at = format!("{log} line {line}");
-        let warned = err.lines().any(|l| l.starts_with("warning") && l.contains(&at));
-        assert!(warned && err.contains("UTF-8"), "{at} not reported:\n{err}");
+    for (log, line) in logs.iter().zip(&cut_at) {
+        let at = format!("{log}:{line}: not a record of this file: not UTF-8 text");
+        let warned = err.lines().filter(|l| l.starts_with("warning: skipped") && l.contains(&at));
+        assert_eq!(warned.count(), 1, "{at} not reported once:\n{err}");
     }
     let gates = rundata::read_json_lines::<arena::GateRecord>(&run.join(logs[0])).unwrap();
     assert_eq!(gates.skipped.len(), 1, "the cut line is closed by the next append, and kept");
@@ -190,4 +190,53 @@ fn a_run_folder_without_its_config_is_refused_not_started_anew() {
     let line = super::bad_net::one_error_line(&err);
     assert!(line.contains("no config.toml") && line.contains("g-000001.shard"), "{err}");
     assert!(!run.join("config.toml").exists());
+}
+
+/// A best-net pointer whose checkpoint leaves the run folder (`../../etc/passwd`) was loaded as
+/// the run's best net. Now the newest pointer naming it is passed over, with one warning, for the
+/// sound one below it, and refused when it is the only one; the file it names is never read.
+#[test]
+fn a_best_net_pointer_leaving_the_run_is_passed_over_or_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = rundata::RunDir::create(dir.path().join("run")).unwrap();
+    let net = crate::helpers::untrained_sparse_net(dir.path(), 100);
+    std::fs::create_dir_all(run.nets_dir()).unwrap();
+    std::fs::rename(net, run.nets_dir().join("step-0000000100.safetensors")).unwrap();
+    let sound = rundata::BestNet {
+        checkpoint: "nets/step-0000000100.safetensors".into(),
+        step: 100,
+        generation: 0,
+        promoted_at: 0,
+        promoted_by: None,
+    };
+    run.promote(&sound).unwrap();
+    let planted =
+        rundata::BestNet { checkpoint: "../../etc/passwd".into(), generation: 1, ..sound.clone() };
+    let planted_file = run.root().join("best/gen-000001.json");
+    std::fs::write(&planted_file, serde_json::to_vec(&planted).unwrap()).unwrap();
+    let spec = format!("mcts:{}:2", arg(run.root()));
+    let bestmove = ["bestmove", &spec, "--fen", "B:W21,22,23:B1,2,3"];
+    let passed_over = |err: &str| {
+        let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning")).collect();
+        assert_eq!(warnings.len(), 1, "{err}");
+        assert!(
+            warnings[0].contains("gen-000001.json")
+                && warnings[0].contains(
+                    "its checkpoint `../../etc/passwd` is not a path inside the run folder"
+                ),
+            "{err}"
+        );
+    };
+    let (ok, out, err) = run_to_end(&bestmove);
+    assert!(ok && out.starts_with("move "), "{out}{err}");
+    assert_no_panic(&err);
+    passed_over(&err);
+
+    std::fs::remove_file(run.root().join("best/gen-000000.json")).unwrap();
+    let (ok, out, err) = run_to_end(&bestmove);
+    assert!(!ok, "{out}{err}");
+    passed_over(&err);
+    let line = super::bad_net::one_error_line(&err);
+    assert!(line.contains("has no best net yet (no valid pointer in best/)"), "{err}");
+    assert!(!err.contains("passwd:") && !err.contains("header"), "/etc/passwd was read: {err}");
 }

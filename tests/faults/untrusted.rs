@@ -284,3 +284,53 @@ fn a_4e9_playout_request_ends_with_an_error_and_the_process_stays_under_its_budg
     let budget = baseline + nodes * 3 * 350 / 1024;
     assert!(peak < budget, "{peak} KiB at the peak, over the {budget} KiB budget");
 }
+
+/// `serve` held every game a page asked for, each with its engine's player (256 games of
+/// `alphabeta` held 2.9 GB). It now holds at most 64 (a new one gives up the oldest) and 16
+/// engines (a game asking for another is refused, naming the limit): pages asking for game after
+/// game, each one searched, leave the server's memory near what its first 64 games took (the
+/// allocator keeps some of what the given-up games freed), far under what it held them all in.
+#[test]
+fn a_server_asked_for_game_after_game_stays_under_its_memory_budget() {
+    let server = crate::serve::start(&["--player", "random"]);
+    let http = |method: &str, path: &str, body: Option<&str>| {
+        crate::helpers::http(&server.address, method, path, body)
+    };
+    let new_game = || {
+        let (status, body) =
+            http("POST", "/api/games", Some(r#"{"player":"alphabeta:0.02s","human":"white"}"#));
+        let id = crate::serve::json_of(status, &body, 201)["id"].as_str().unwrap().to_string();
+        let (status, stream) = http("GET", &format!("/api/games/{id}/think"), None);
+        assert!(status == 200 && stream.contains("event: state"), "{status} {stream}");
+        id
+    };
+    let before = server.peak_memory_kib();
+    let mut ids: Vec<String> = (0..64).map(|_| new_game()).collect();
+    let full = server.peak_memory_kib() - before;
+    let asked = 3 * 64;
+    ids.extend((64..asked).map(|_| new_game()));
+    for (index, id) in ids.iter().enumerate() {
+        let (status, body) = http("GET", &format!("/api/games/{id}"), None);
+        let expected = if index < asked - 64 { 404 } else { 200 };
+        assert_eq!(status, expected, "game {index}: {body}");
+    }
+    let grown = server.peak_memory_kib() - before;
+    assert!(grown < 2 * full, "{asked} games grew the server by {grown} KiB; 64 by {full} KiB");
+    assert!(grown < (64 * 10 + 100) << 10, "{asked} games grew the server by {grown} KiB");
+
+    // Engines: beyond 16 (`random` and `alphabeta:0.02s` among them) a new one is refused.
+    let mut refused = None;
+    for depth in 1..=16 {
+        let body = format!(r#"{{"player":"alphabeta:{depth}"}}"#);
+        let (status, body) = http("POST", "/api/games", Some(&body));
+        if status != 201 {
+            refused = Some((depth, status, body));
+            break;
+        }
+    }
+    let (depth, status, body) = refused.expect("a 17th engine was loaded");
+    assert!(
+        depth == 15 && status == 400 && body.contains("16 engines are loaded already"),
+        "alphabeta:{depth}: {status} {body}"
+    );
+}

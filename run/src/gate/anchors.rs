@@ -20,7 +20,7 @@ use train::TbLogger;
 
 /// Every evaluation record of the run, oldest first; a damaged line is reported and skipped.
 pub fn read_evaluations(run: &CachedRun) -> Result<Vec<EvalRecord>> {
-    read_records(run, Log::Evaluations, "an evaluation record")
+    read_records(run, Log::Evaluations)
 }
 
 /// An opponent of an evaluation.

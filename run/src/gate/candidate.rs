@@ -23,7 +23,7 @@ pub fn last_gated_step(run: &CachedRun) -> Result<u64> {
 
 /// Every gate record of the run, oldest first. A damaged line is reported and skipped.
 pub fn read_gates(run: &CachedRun) -> Result<Vec<GateRecord>> {
-    read_records(run, Log::Gates, "a gate record")
+    read_records(run, Log::Gates)
 }
 
 /// Gates the candidate of training step `step` against `best` (whose net is in the cache);
@@ -134,9 +134,9 @@ fn promote(cached: &CachedRun, candidate_path: &Path, step: u64, best: &BestNet)
 /// The ladder rating of the net of training step `step` over all the run's recorded games, and
 /// the anchor ([`arena::default_anchor`]); `None` when the fit cannot say.
 fn ladder_elo(run: &CachedRun, step: u64) -> Result<Option<(arena::Rating, String)>> {
-    let results = rundata::read_json_lines::<arena::ResultRecord>(&run.sync(Log::Results)?)?;
-    let anchor = arena::default_anchor(&results.records);
-    let rating = arena::rate(&arena::linked_to(&results.records, &anchor), &anchor)
+    let results = read_records::<arena::ResultRecord>(run, Log::Results)?;
+    let anchor = arena::default_anchor(&results);
+    let rating = arena::rate(&arena::linked_to(&results, &anchor), &anchor)
         .ok()
         .and_then(|ratings| ratings.into_iter().find(|r| r.step == Some(step)));
     Ok(rating.map(|r| (r, anchor)))

@@ -11,9 +11,7 @@
 use super::{Created, Problem, Store, StoreError};
 use crate::layout::{BEST_POINTERS as POINTERS, LEGACY_BEST as LEGACY};
 use crate::BestNet;
-use std::collections::HashSet;
 use std::path::Component;
-use std::sync::Mutex;
 
 /// What [`Store::promote`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,14 +94,10 @@ impl Store {
             Err(e) if matches!(e.problem(), Problem::BadPointer(_)) => e,
             Err(e) => return Err(e),
         };
-        static WARNED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
-        let mut warned = WARNED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if warned.get_or_insert_with(HashSet::new).insert(damage.to_string()) {
-            eprintln!(
-                "warning: {damage}: passed over (the best net is the newest valid pointer; \
-                 promotions go above this one)"
-            );
-        }
+        support::warn_once(&format!(
+            "{damage}: passed over (the best net is the newest valid pointer; promotions go \
+             above this one)"
+        ));
         Ok(Pointer::Damaged)
     }
 
