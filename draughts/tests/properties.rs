@@ -42,7 +42,7 @@ fn check_position(pos: &Position) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(CASES))]
+    #![proptest_config(ProptestConfig::with_cases(support::property_cases(CASES)))]
 
     #[test]
     fn random_positions_agree_with_reference(pos in any_position()) {
@@ -98,7 +98,7 @@ proptest! {
 const NOTATION_CHARS: &str = "[a-zA-Z0-9 ,:.\\-x/*!?$%;{}()\\[\\]\"\\\\\n]{0,200}";
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(PARSER_CASES))]
+    #![proptest_config(ProptestConfig::with_cases(support::property_cases(PARSER_CASES)))]
 
     #[test]
     fn parsers_never_panic_on_any_string(text in any::<String>()) {

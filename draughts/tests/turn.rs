@@ -49,7 +49,7 @@ fn an_illegal_step_is_refused() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(support::property_cases(200)))]
 
     #[test]
     fn every_legal_move_is_a_distinct_step_sequence(seed in any::<u64>()) {

@@ -381,7 +381,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(10_000))]
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(support::property_cases(10_000)))]
 
         /// The tiny config with a slice of it replaced by any text: a config or a one-line error,
         /// never a panic.

@@ -2,6 +2,7 @@
 //! rules engine, the search and run-data code can use them too.
 
 pub mod atomic;
+pub mod cases;
 pub mod check;
 pub mod clock;
 pub mod device;
@@ -12,6 +13,7 @@ pub mod rng;
 pub mod shown;
 
 pub use atomic::{replace_atomic, temporary_owner, write_atomic, WriteError};
+pub use cases::property_cases;
 pub use check::{check, Invalid};
 pub use clock::{since_epoch, unix_millis, unix_seconds};
 pub use device::{DeviceSpec, DeviceSpecError};

@@ -70,6 +70,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(crate::property_cases(256)))]
+
         /// Whatever the text, what is shown is one line of printable characters, no longer than
         /// asked plus the note of the length.
         #[test]
