@@ -284,8 +284,10 @@ impl QuantisedNet {
         let q = 1i16 << self.acc_shift;
         let unit = 1.0 / f32::from(q);
         let input = &mut scratch.policy_input;
-        input.clear();
-        input.extend(pieces.iter().map(|&x| f32::from(x.clamp(0, q)) * unit));
+        input.resize(pieces.len(), 0.0);
+        for (x, &piece) in input.iter_mut().zip(pieces) {
+            *x = f32::from(piece.clamp(0, q)) * unit;
+        }
         out.extend(indices.map(|i| self.policy.bias[i] + dot(self.policy.row(i), input)));
     }
 

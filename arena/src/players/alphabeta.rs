@@ -15,7 +15,7 @@ use search::{BoxedEvaluator, LoadedNet, MoveBudget, Progress, Score, SearchContr
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Table entries of the full engine: 2^18 (about 10 MB a player, so that a server's games stay
+/// Table entries of the full engine: 2^18 (4 MB a player, so that a server's games stay
 /// small; a larger table measured no faster at 0.1 s a move).
 const FULL_TABLE_BITS: u8 = 18;
 

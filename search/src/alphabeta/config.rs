@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AlphaBetaConfig {
-    /// The transposition table has `2^tt_bits` entries (about 32 bytes each).
+    /// The transposition table has `2^tt_bits` entries of 16 bytes.
     pub tt_bits: u8,
     /// The refinements of the search.
     pub features: SearchFeatures,

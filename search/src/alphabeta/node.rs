@@ -8,7 +8,7 @@ use super::tt::Bound;
 use super::{from_table, table_score, to_table, AlphaBeta, SearchFeatures, MAX_PLY, WIN};
 use crate::control::SearchControl;
 use crate::tables::table_value;
-use draughts::{Move, Position};
+use draughts::Position;
 
 /// Moves searched at full depth before reductions may apply to the quiet ones after them.
 const UNREDUCED_MOVES: usize = 3;
@@ -54,14 +54,10 @@ impl AlphaBeta {
                 leaves.score(self, position)
             };
         }
-        let mut moves = position.legal_moves();
-        if moves.is_empty() {
-            return Ok(-(WIN - ply as i32));
-        }
-        let quiet_node = !moves[0].is_capture();
         if ply >= MAX_PLY {
             return leaves.score(self, position);
         }
+        // The table first: a cut-off by it needs no moves listed (a stored position has moves).
         let entry = self.table.probe(hash);
         if let Some(entry) = entry.filter(|e| ply > 0 && e.depth >= depth) {
             let score = from_table(entry.score, ply);
@@ -74,6 +70,11 @@ impl AlphaBeta {
                 return Ok(score);
             }
         }
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            return Ok(-(WIN - ply as i32));
+        }
+        let quiet_node = !moves[0].is_capture();
         let features = self.features;
         let mut policy = Vec::new();
         let by_policy = features.policy
@@ -88,10 +89,12 @@ impl AlphaBeta {
             by_history: features.history,
             policy: by_policy.then_some(policy.as_slice()),
         });
-        ordering::order(&mut moves, position, entry.and_then(|e| e.best), quiet);
+        let table_move = entry.and_then(|e| e.best).filter(|&index| index < moves.len());
+        let order = ordering::order(&moves, position, table_move, quiet);
         let original_alpha = alpha;
-        let mut best: Option<(Move, i32)> = None;
-        for (i, mv) in moves.into_iter().enumerate() {
+        let mut best: Option<(usize, i32)> = None;
+        for (i, &index) in order.iter().enumerate() {
+            let mv = moves[index];
             let child = position.play_unchecked(mv);
             self.push(position, hash, mv);
             leaves.push(position, &child);
@@ -129,7 +132,7 @@ impl AlphaBeta {
                 return Ok(0);
             }
             if best.is_none_or(|(_, b)| score > b) {
-                best = Some((mv, score));
+                best = Some((index, score));
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, mv);
@@ -146,7 +149,7 @@ impl AlphaBeta {
                 break;
             }
         }
-        let (best_move, best_score) = best.expect("a position with moves has a best one");
+        let (best_index, best_score) = best.expect("a position with moves has a best one");
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -154,7 +157,7 @@ impl AlphaBeta {
         } else {
             Bound::Upper
         };
-        self.table.store(hash, Some(best_move), to_table(best_score, ply), depth, bound);
+        self.table.store(hash, Some(best_index), to_table(best_score, ply), depth, bound);
         Ok(best_score)
     }
 }

@@ -77,16 +77,20 @@ fn policy_key(logit: f32) -> u64 {
     top - ((clamped + POLICY_RANGE) * (1u32 << POLICY_STEPS) as f32) as u64
 }
 
-/// Sorts `moves` best-first for the side to move in `position` (stable, so deterministic): each
-/// move's rank is computed once, then the moves are sorted by it.
+/// The search order of a node's moves: indices into its legal moves as generated.
+pub(crate) type Order = SmallVec<[usize; 32]>;
+
+/// `moves` best-first for the side to move in `position` (a stable sort, so deterministic), as
+/// indices into `moves`; `table_move` is the table's move as such an index. Each move's rank is
+/// computed once, then the moves are sorted by it.
 pub(crate) fn order(
-    moves: &mut MoveList,
+    moves: &MoveList,
     position: &Position,
-    table_move: Option<Move>,
+    table_move: Option<usize>,
     quiet: Option<QuietOrder<'_>>,
-) {
+) -> Order {
     if moves.len() < 2 {
-        return;
+        return (0..moves.len()).collect();
     }
     let side = position.side_to_move();
     let crown_row = Position::crown_row(side);
@@ -95,7 +99,7 @@ pub(crate) fn order(
     // policy's key from high to low logits (or not crowning), then the history score from high
     // to low (it stays below 2^24).
     let rank = |(i, mv): (usize, Move)| -> u64 {
-        let from_table = Some(mv) == table_move;
+        let from_table = Some(i) == table_move;
         let (killer, history, policy) = match quiet {
             Some(q) if !mv.is_capture() => (
                 if q.killers { q.history.killer_rank(q.ply, mv) } else { KILLERS },
@@ -114,12 +118,10 @@ pub(crate) fn order(
             | (quiet_key << 24)
             | (HISTORY_CAP - history.clamp(0, HISTORY_CAP as i32) as u64)
     };
-    let mut ranked: SmallVec<[(u64, Move); 32]> =
-        moves.iter().copied().enumerate().map(|entry| (rank(entry), entry.1)).collect();
+    let mut ranked: SmallVec<[(u64, usize); 32]> =
+        moves.iter().copied().enumerate().map(|entry| (rank(entry), entry.0)).collect();
     ranked.sort_by_key(|&(rank, _)| rank);
-    for (slot, (_, mv)) in moves.iter_mut().zip(ranked) {
-        *slot = mv;
-    }
+    ranked.into_iter().map(|(_, index)| index).collect()
 }
 
 #[cfg(test)]
@@ -130,6 +132,16 @@ mod tests {
         QuietOrder { history, ply: 0, killers: true, by_history: true, policy }
     }
 
+    /// `generated` in the order the engine searches them.
+    fn ordered(
+        generated: &MoveList,
+        position: &Position,
+        table_move: Option<usize>,
+        quiet: QuietOrder<'_>,
+    ) -> Vec<Move> {
+        order(generated, position, table_move, Some(quiet)).iter().map(|&i| generated[i]).collect()
+    }
+
     #[test]
     fn the_policy_orders_the_quiet_moves_after_the_table_move() {
         let position = Position::start();
@@ -137,14 +149,12 @@ mod tests {
         // The policy likes the moves in the reverse of their generation order.
         let logits: Vec<f32> = (0..generated.len()).map(|i| -(i as f32) * 0.7).rev().collect();
         let history = MoveHistory::new(8);
-        let mut moves = generated.clone();
-        order(&mut moves, &position, None, Some(quiet_order(&history, Some(&logits))));
+        let moves = ordered(&generated, &position, None, quiet_order(&history, Some(&logits)));
         let reversed: Vec<Move> = generated.iter().rev().copied().collect();
-        assert_eq!(moves.to_vec(), reversed);
+        assert_eq!(moves, reversed);
 
         let table_move = generated[2];
-        let mut moves = generated.clone();
-        order(&mut moves, &position, Some(table_move), Some(quiet_order(&history, Some(&logits))));
+        let moves = ordered(&generated, &position, Some(2), quiet_order(&history, Some(&logits)));
         assert_eq!(moves[0], table_move);
         let rest: Vec<Move> = reversed.into_iter().filter(|&mv| mv != table_move).collect();
         assert_eq!(moves[1..].to_vec(), rest);
@@ -160,14 +170,12 @@ mod tests {
         history.cut_off(side, generated[3], 1, 9, false);
         // Equal logits everywhere: the killer first, then the move with history.
         let logits = vec![1.5f32; generated.len()];
-        let mut moves = generated.clone();
-        order(&mut moves, &position, None, Some(quiet_order(&history, Some(&logits))));
+        let moves = ordered(&generated, &position, None, quiet_order(&history, Some(&logits)));
         assert_eq!((moves[0], moves[1]), (generated[0], generated[3]));
         // NaN logits sort last and never panic.
         let mut logits = vec![0.0f32; generated.len()];
         logits[1] = f32::NAN;
-        let mut moves = generated.clone();
-        order(&mut moves, &position, None, Some(quiet_order(&history, Some(&logits))));
+        let moves = ordered(&generated, &position, None, quiet_order(&history, Some(&logits)));
         assert_eq!(moves.last(), Some(&generated[1]));
     }
 }
