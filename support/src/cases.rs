@@ -8,6 +8,26 @@ pub const PROPTEST_TIMES_VAR: &str = "CHECKERS_ZERO_PROPTEST_TIMES";
 
 /// `cases`, times [`PROPTEST_TIMES_VAR`] when it holds a whole number above 0.
 pub fn property_cases(cases: u32) -> u32 {
-    let times = std::env::var(PROPTEST_TIMES_VAR).ok().and_then(|t| t.trim().parse::<u32>().ok());
-    cases.saturating_mul(times.filter(|&t| t > 0).unwrap_or(1))
+    times(cases, std::env::var(PROPTEST_TIMES_VAR).ok().as_deref())
+}
+
+/// `cases` times `factor` when that is a whole number above 0, else `cases`.
+fn times(cases: u32, factor: Option<&str>) -> u32 {
+    let factor = factor.and_then(|t| t.trim().parse::<u32>().ok()).filter(|&t| t > 0);
+    cases.saturating_mul(factor.unwrap_or(1))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn cases_are_multiplied_by_a_whole_number_only() {
+        use super::times;
+        assert_eq!(times(200, None), 200);
+        assert_eq!(times(200, Some("100")), 20_000);
+        assert_eq!(times(200, Some(" 3 ")), 600);
+        for ignored in ["0", "-1", "1.5", "many", ""] {
+            assert_eq!(times(200, Some(ignored)), 200, "{ignored}");
+        }
+        assert_eq!(times(u32::MAX, Some("2")), u32::MAX);
+    }
 }
