@@ -13,7 +13,7 @@ const NO_NET_LIBRARY: &str = "/nonexistent/libcheckers_zero_net.so";
 
 /// Runs `checkers-zero ARGS` with `cache` as its cache folder, no net library, and `input` on its
 /// standard input.
-fn run(cache: &Path, args: &[&str], input: &str) -> Output {
+fn run_without_net_library(cache: &Path, args: &[&str], input: &str) -> Output {
     output_with_input(
         checkers_zero()
             .args(args)
@@ -25,7 +25,7 @@ fn run(cache: &Path, args: &[&str], input: &str) -> Output {
 
 /// Standard output of a run that must succeed.
 fn succeed(cache: &Path, args: &[&str], input: &str) -> String {
-    let out = run(cache, args, input);
+    let out = run_without_net_library(cache, args, input);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{args:?}: {stderr}");
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -77,7 +77,7 @@ fn levels_play_natively_wherever_a_player_is_named() {
     assert!(out.contains("mcts:default:400"), "{out}");
     let out = succeed(cache.path(), &["play", "--opponent", "level:3"], "quit\n");
     assert!(out.contains("You play Black against mcts:default:8,move_temperature=2."), "{out}");
-    let out = run(cache.path(), &["play", "--opponent", "level:9"], "");
+    let out = run_without_net_library(cache.path(), &["play", "--opponent", "level:9"], "");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("from 1 to 8"));
 }

@@ -8,7 +8,7 @@ use cli::net_commands::{NetCommand, RunDirArgs};
 use run::commands::{self as run_commands, *};
 
 /// Runs a command that always needs libtorch.
-pub fn run(command: NetCommand) -> Result<()> {
+pub fn run_net_command(command: NetCommand) -> Result<()> {
     match command {
         NetCommand::Run(args) => run_commands::run(RunOptions {
             run: run_dir(args.run),

@@ -36,15 +36,16 @@ pub unsafe extern "C" fn checkers_zero_net_main(argc: c_int, argv: *const *const
         .map(|i| OsString::from_vec(unsafe { CStr::from_ptr(*argv.add(i)) }.to_bytes().to_vec()))
         .collect();
     // A panic must not unwind into the binary; the panic hook has already printed it.
-    let status = std::panic::catch_unwind(|| run(Cli::parse_from(args))).unwrap_or(101);
+    let status = std::panic::catch_unwind(|| run_command(Cli::parse_from(args))).unwrap_or(101);
     // This library has its own standard output buffer, which the binary's exit does not flush.
     let _ = std::io::stdout().flush();
     status
 }
 
-fn run(cli: Cli) -> c_int {
+/// Runs the parsed command line and returns its exit status.
+fn run_command(cli: Cli) -> c_int {
     let result = match cli.command {
-        Command::Net(command) => commands::run(command),
+        Command::Net(command) => commands::run_net_command(command),
         Command::Shared(shared) => shared.run(Some(&Torch)),
     };
     c_int::from(cli::exit_status(result))

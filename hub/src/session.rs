@@ -31,7 +31,7 @@ pub fn serve<E: Engine + 'static>(
     let (events, inbox) = channel();
     spawn_reader(input, events.clone());
     let mut session = Session::new(engine, out, events);
-    let result = session.run(&inbox);
+    let result = session.handle_events(&inbox);
     session.shut_down();
     result?;
     // An engine that failed while the session was ending still reports its error.
@@ -125,7 +125,9 @@ impl Session {
         }
     }
 
-    fn run(
+    /// Answers the events of `inbox` (the lines read, a bad line, the end of the input, an engine
+    /// that failed) until the input ends or a line ends the session.
+    fn handle_events(
         &mut self,
         inbox: &Receiver<Event>,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {

@@ -16,7 +16,7 @@ pub struct ExportOptions {
 }
 
 /// `checkers-zero export`: a checkpoint as TorchScript, ONNX or safetensors, with its description.
-pub fn run(options: ExportOptions) -> Result<()> {
+pub fn export(options: ExportOptions) -> Result<()> {
     let description = model::export::export(&options.checkpoint, options.format, &options.out)?;
     println!("wrote {} and {}", options.out.display(), description.display());
     Ok(())

@@ -32,7 +32,7 @@ pub struct LadderOptions {
 }
 
 /// `checkers-zero ladder`: rates a run's nets and anchors, with its learning curve.
-pub fn run(options: LadderOptions) -> Result<()> {
+pub fn ladder(options: LadderOptions) -> Result<()> {
     if !options.run_dir.starts_with("s3://") {
         RunDir::existing(&options.run_dir)?;
     }

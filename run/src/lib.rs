@@ -25,12 +25,12 @@ mod widen;
 /// options (plain structs: the command line's flags are the binary's, which fills these in).
 pub mod commands {
     pub use crate::egdb_accuracy::{accuracy as egdb_accuracy, AccuracyOptions};
-    pub use crate::export::{run as export, ExportOptions};
+    pub use crate::export::{export, ExportOptions};
     pub use crate::gate::{run as gate, GateOptions};
-    pub use crate::ladder::{run as ladder, LadderOptions};
+    pub use crate::ladder::{ladder, LadderOptions};
     pub use crate::run_loop::{run, RunOptions};
     pub use crate::run_state::RunDirOptions;
-    pub use crate::selfplay::{run as selfplay, SelfplayOptions};
-    pub use crate::train::{run as train, TrainOptions};
-    pub use crate::widen::{run as widen, WidenOptions};
+    pub use crate::selfplay::{selfplay, SelfplayOptions};
+    pub use crate::train::{train, TrainOptions};
+    pub use crate::widen::{widen, WidenOptions};
 }

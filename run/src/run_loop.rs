@@ -55,8 +55,8 @@ pub fn run(options: RunOptions) -> Result<()> {
     let trainer = open_trainer(run, &config, tables.as_deref())?;
     let parts = Parts { cached: &cached, config: &config, tables, trainer, progress };
     match config.run.mode {
-        RunMode::Sequential => sequential::run(parts)?,
-        RunMode::Concurrent => concurrent::run(parts)?,
+        RunMode::Sequential => sequential::run_generations(parts)?,
+        RunMode::Concurrent => concurrent::run_roles_at_once(parts)?,
     }
     print_outcome(run)
 }

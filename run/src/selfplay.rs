@@ -39,7 +39,7 @@ pub struct SelfplayOptions {
 }
 
 /// `checkers-zero selfplay`: plays games with the best net into shards, once or following.
-pub fn run(options: SelfplayOptions) -> Result<()> {
+pub fn selfplay(options: SelfplayOptions) -> Result<()> {
     interrupt::install();
     let (cached, mut config) =
         retry("opening the run", || open_run_options(&options.run, "selfplay"))?;

@@ -29,7 +29,7 @@ pub struct TrainOptions {
 }
 
 /// `checkers-zero train`: trains on the run's shards, once or following.
-pub fn run(options: TrainOptions) -> Result<()> {
+pub fn train(options: TrainOptions) -> Result<()> {
     interrupt::install();
     let (cached, config) = retry("opening the run", || open_run_options(&options.run, "train"))?;
     let run = cached.run();

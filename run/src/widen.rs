@@ -18,7 +18,7 @@ pub struct WidenOptions {
 }
 
 /// `checkers-zero widen`: reads the checkpoint, widens its accumulator, writes the wider net.
-pub fn run(options: WidenOptions) -> Result<()> {
+pub fn widen(options: WidenOptions) -> Result<()> {
     let narrow = model::checkpoint::load(&options.checkpoint, None, Device::Cpu)?;
     tch::manual_seed(options.seed as i64);
     let wide = model::widen_accumulator(&narrow.net, options.accumulator)

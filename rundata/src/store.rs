@@ -85,7 +85,7 @@ impl Store {
     pub fn put(&self, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
         let action = || format!("writing {key}");
         let path = self.key(key, action)?;
-        self.run(action, self.objects.put(&path, bytes.to_vec().into())).map(drop)
+        self.block_on(action, self.objects.put(&path, bytes.to_vec().into())).map(drop)
     }
 
     /// Writes `bytes` to `key` only if no object is there: of two writers racing for one key,
@@ -141,7 +141,7 @@ impl Store {
         let action = || format!("listing {prefix}/");
         let path = relative(prefix).ok_or_else(|| self.context.error(action(), Problem::BadKey))?;
         let list = self.objects.list(Some(&path)).map_ok(|meta| meta.location.to_string());
-        let mut keys: Vec<String> = self.run(action, list.try_collect())?;
+        let mut keys: Vec<String> = self.block_on(action, list.try_collect())?;
         keys.sort_unstable();
         Ok(keys)
     }
@@ -163,8 +163,8 @@ impl Store {
             .ok_or_else(|| self.context.error(action(), Problem::BadKey))
     }
 
-    /// Runs one request to its end.
-    fn run<T>(
+    /// Runs one request to its end on the store's runtime; a failure names `action`.
+    fn block_on<T>(
         &self,
         action: impl Fn() -> String,
         request: impl Future<Output = object_store::Result<T>>,

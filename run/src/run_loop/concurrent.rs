@@ -28,7 +28,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::Scope;
 use train::{TbLogger, Trainer};
 
-pub(super) fn run(parts: Parts) -> Result<()> {
+/// Runs self-play, the trainer and the gate at once, each in a thread of its own, until the run
+/// ends.
+pub(super) fn run_roles_at_once(parts: Parts) -> Result<()> {
     let Parts { cached, config, tables, mut trainer, progress } = parts;
     let best = ensure_best(cached, config)?;
     // libtorch's CPU threads, shared among the threads that run self-play's net, the trainer and

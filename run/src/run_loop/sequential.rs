@@ -4,6 +4,7 @@
 
 use super::{figures, phase_seed, step_limit, Parts};
 use crate::budget::{exhausted, games_for_phase, share_spent};
+use crate::budget::{Progress, Spent};
 use crate::gate::anchors;
 use crate::gate::candidate::{gate, last_gated_step};
 use crate::interrupt;
@@ -11,12 +12,17 @@ use crate::run_state::ensure_best;
 use crate::selfplay::{play_games, Batch, PlayingNet};
 use crate::train::follow::{endgame_line, train_paid_steps, warn_damaged};
 use anyhow::Result;
-use train::TbLogger;
+use egdb::Tables;
+use runconfig::RunConfig;
+use rundata::{BestNet, CachedRun};
+use std::sync::Arc;
+use train::{TbLogger, Trainer};
 
-pub(super) fn run(parts: Parts) -> Result<()> {
-    let Parts { cached, config, tables, mut trainer, mut progress } = parts;
-    let run = cached.run();
-    let mut tb = TbLogger::create(&run.tb_dir().join("run"))?;
+/// Runs generation after generation until the budget is spent or Ctrl-C stops the run.
+pub(super) fn run_generations(parts: Parts) -> Result<()> {
+    let Parts { cached, config, tables, trainer, progress } = parts;
+    let tb = TbLogger::create(&cached.run().tb_dir().join("run"))?;
+    let mut run = Sequential { cached, config, tables, trainer, progress, tb };
     loop {
         let best = ensure_best(cached, config)?;
         if interrupt::requested() {
@@ -24,58 +30,95 @@ pub(super) fn run(parts: Parts) -> Result<()> {
             break;
         }
         // The newest candidate is gated before anything else (also after a resume).
-        if trainer.step() > last_gated_step(cached)?.max(best.step) {
-            gate(cached, config, tables.clone(), trainer.step(), &best, &mut tb)?;
+        if run.trainer.step() > last_gated_step(cached)?.max(best.step) {
+            gate(cached, config, run.tables.clone(), run.trainer.step(), &best, &mut run.tb)?;
             continue;
         }
-        let spent = progress.spent();
-        let limit = exhausted(&config.budget, &spent, trainer.step());
-        // The best net against the fixed anchors: when due, and for the final net.
-        let run_seconds = Some(spent.wall_seconds);
-        let opponents = anchors::due(cached, config, &best, limit.is_some(), run_seconds)?;
-        if !opponents.is_empty() {
-            anchors::evaluate(
-                cached,
-                config,
-                tables.clone(),
-                &best,
-                &opponents,
-                run_seconds,
-                &mut tb,
-            )?;
-            progress.save()?;
-        }
+        let spent = run.progress.spent();
+        let limit = exhausted(&config.budget, &spent, run.trainer.step());
+        run.rate_against_anchors(&best, limit.is_some(), spent.wall_seconds)?;
         if let Some(limit) = limit {
             println!("budget reached: {limit}");
             break;
         }
+        run.self_play(best, &spent)?;
+        run.train_on_new_games()?;
+        run.progress.save()?;
+    }
+    run.progress.save()
+}
+
+/// The sequential run's parts as one generation uses them.
+struct Sequential<'a> {
+    cached: &'a CachedRun,
+    config: &'a RunConfig,
+    tables: Option<Arc<Tables>>,
+    trainer: Trainer,
+    progress: Progress,
+    tb: TbLogger,
+}
+
+impl Sequential<'_> {
+    /// The best net against the fixed anchors: when due, and for the final net (`last`).
+    fn rate_against_anchors(
+        &mut self,
+        best: &BestNet,
+        last: bool,
+        wall_seconds: f64,
+    ) -> Result<()> {
+        let (cached, config) = (self.cached, self.config);
+        let run_seconds = Some(wall_seconds);
+        let opponents = anchors::due(cached, config, best, last, run_seconds)?;
+        if !opponents.is_empty() {
+            let tables = self.tables.clone();
+            anchors::evaluate(cached, config, tables, best, &opponents, run_seconds, &mut self.tb)?;
+            self.progress.save()?;
+        }
+        Ok(())
+    }
+
+    /// One generation's self-play with the best net: a batch of games, on all the cores.
+    fn self_play(&mut self, best: BestNet, spent: &Spent) -> Result<()> {
+        let (cached, config) = (self.cached, self.config);
         let generation = best.generation;
         println!("generation {generation}: self-play with {}", best.checkpoint.display());
         let batch = Batch {
-            games: games_for_phase(&config.budget, &spent),
+            games: games_for_phase(&config.budget, spent),
             seed: phase_seed(config.seed, spent.games),
         };
         model::configure_cpu_threads(config.cpu_threads, config.selfplay.forward_threads());
         let playing = PlayingNet::new(cached, config, best)?;
+        let progress = &mut self.progress;
         let report = play_games(
             cached,
             config,
-            tables.clone(),
+            self.tables.clone(),
             &playing,
             &batch,
             None,
             &interrupt::requested,
             |written| progress.add_games(written),
         )?;
-        tb.selfplay(trainer.step(), &figures(&report.totals))?;
+        self.tb.selfplay(self.trainer.step(), &figures(&report.totals))?;
         println!("  {}", report.totals.describe());
+        Ok(())
+    }
+
+    /// Trains the steps the new games pay for, with a checkpoint (the next gate's candidate)
+    /// when there were any.
+    fn train_on_new_games(&mut self) -> Result<()> {
+        let (config, trainer) = (self.config, &mut self.trainer);
         model::configure_cpu_threads(config.cpu_threads, 1);
         warn_damaged(&trainer.refresh()?);
-        trainer.set_budget_spent(share_spent(&config.budget, &progress.spent(), trainer.step()));
-        let trained = train_paid_steps(&mut trainer, step_limit(config))?;
+        trainer.set_budget_spent(share_spent(
+            &config.budget,
+            &self.progress.spent(),
+            trainer.step(),
+        ));
+        let trained = train_paid_steps(trainer, step_limit(config))?;
         if trained > 0 {
             trainer.checkpoint()?;
-            if let Some(line) = endgame_line(&mut trainer) {
+            if let Some(line) = endgame_line(trainer) {
                 println!("  {line}");
             }
             println!(
@@ -91,7 +134,6 @@ pub(super) fn run(parts: Parts) -> Result<()> {
                 trainer.config().min_positions
             );
         }
-        progress.save()?;
+        Ok(())
     }
-    progress.save()
 }
