@@ -33,7 +33,7 @@ pub struct MatchArgs {
     /// draw_penalty, changing the player's search); an alphabeta player followed by ,net=CHECKPOINT is the
     /// full engine with the net's value at its quiet leaves, and ,KEY=VALUE (pvs, aspiration,
     /// killers, history, policy, keep_table, reductions, deep_reductions, instant_forced,
-    /// partial_iterations) changes
+    /// partial_iterations, threads) changes
     /// its search (docs/alphabeta.md).
     a: String,
     /// Player B, written like A.

@@ -206,11 +206,14 @@ impl Contestant for Entrant {
             Kind::AlphaBeta(limit, None, features) => {
                 Box::new(AlphaBetaPlayer::new(*limit).with_features(*features))
             }
-            Kind::AlphaBeta(limit, Some((net, tables)), features) => Box::new(
-                AlphaBetaPlayer::new(*limit)
-                    .with_net(self.name.clone(), net, tables.clone())
-                    .with_features(*features),
-            ),
+            Kind::AlphaBeta(limit, Some((net, tables)), features) => {
+                Box::new(AlphaBetaPlayer::new(*limit).with_net(
+                    self.name.clone(),
+                    net,
+                    tables.clone(),
+                    *features,
+                ))
+            }
             Kind::Mcts(net, thinking, tables, config) => Box::new(
                 MctsPlayer::new(self.name.clone(), (net.evaluators)(), *thinking, seed)
                     .with_config(config.clone())

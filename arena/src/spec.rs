@@ -315,6 +315,9 @@ mod tests {
         assert!(err("alphabeta:6,").contains("alphabeta setting `` is not KEY=VALUE"));
         assert!(err("alphabeta:6,pvs=maybe").contains("`pvs` is a switch: 1 or 0"));
         assert!(err("alphabeta:6,aspiration=-5").contains("from 0 to 1000"));
+        assert!(err("alphabeta:6,threads=0").contains("`threads` is a count from 1 to 64"));
+        assert!(err("alphabeta:6,threads=65").contains("`threads` is a count from 1 to 64"));
+        assert!(format!("alphabeta:0.1s,net={net},threads=4").parse::<PlayerSpec>().is_ok());
         // Search settings, with or without a net, in the order written.
         let spec: PlayerSpec =
             format!("alphabeta:0.1s,reductions=1,net={net},pvs=0").parse().unwrap();

@@ -25,8 +25,8 @@ enum LeafScoring {
     Static,
     /// A net's evaluator, one request a leaf.
     Requests(BoxedEvaluator),
-    /// A net's incremental evaluator.
-    Incremental(Box<dyn LeafEvaluator>),
+    /// A net's incremental evaluators: the main search's, and one for each helper thread.
+    Incremental(Box<dyn LeafEvaluator>, Vec<Box<dyn LeafEvaluator>>),
 }
 
 /// The built-in alpha-beta engine as a player, searching each move to a depth or for a time.
@@ -54,14 +54,25 @@ impl AlphaBetaPlayer {
         AlphaBetaPlayer { engine: self.engine.with_features(features), ..self }
     }
 
-    /// The player named `name` with the full engine, which takes `net`'s value at its quiet
-    /// leaves (incrementally where the net can) and scores the positions `tables` cover by them.
-    pub fn with_net(self, name: String, net: &LoadedNet, tables: Option<Arc<Tables>>) -> Self {
+    /// The player named `name` with the engine of `features` (the full one unless a spec
+    /// changed them), which takes `net`'s value at its quiet leaves (incrementally, on the
+    /// features' threads, where the net can) and scores the positions `tables` cover by them.
+    pub fn with_net(
+        self,
+        name: String,
+        net: &LoadedNet,
+        tables: Option<Arc<Tables>>,
+        features: SearchFeatures,
+    ) -> Self {
         let leaves = match &net.leaf_evaluators {
-            Some(make) => LeafScoring::Incremental(make()),
+            Some(make) => {
+                let helpers = (1..features.threads).map(|_| make()).collect();
+                LeafScoring::Incremental(make(), helpers)
+            }
             None => LeafScoring::Requests((net.evaluators)()),
         };
-        let engine = AlphaBeta::new(&AlphaBetaConfig::full(FULL_TABLE_BITS)).with_tables(tables);
+        let config = AlphaBetaConfig { tt_bits: FULL_TABLE_BITS, features };
+        let engine = AlphaBeta::new(&config).with_tables(tables);
         AlphaBetaPlayer { engine, name, leaves, ..self }
     }
 
@@ -81,12 +92,13 @@ impl AlphaBetaPlayer {
             LeafScoring::Requests(evaluator) => {
                 engine.best_move_evaluated(game, limit, control, on_iteration, evaluator)
             }
-            LeafScoring::Incremental(leaves) => Ok(engine.best_move_incremental(
+            LeafScoring::Incremental(leaves, helpers) => Ok(engine.best_move_parallel(
                 game,
                 limit,
                 control,
                 on_iteration,
                 leaves.as_mut(),
+                helpers,
             )),
         };
         let failed = |source| ArenaError::PlayerFailed {

@@ -4,7 +4,7 @@
 use crate::player::Player;
 use crate::players::alphabeta::AlphaBetaPlayer;
 use draughts::{DrawRules, Game, Observation, Position};
-use search::alphabeta::{LeafEvaluator, Limit};
+use search::alphabeta::{LeafEvaluator, Limit, SearchFeatures};
 use search::{LoadedNet, ScriptedEvaluator};
 
 /// Whether the side to move in `position` wins by force within `plies` plies (its own moves
@@ -71,6 +71,7 @@ fn alphabeta_with_a_net_that_knows_nothing_finds_the_only_winning_move() {
             "alphabeta:13,net=zero".into(),
             &zero_net(incremental),
             None,
+            SearchFeatures::full(),
         ));
     }
 }

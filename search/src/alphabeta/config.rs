@@ -29,6 +29,9 @@ impl AlphaBetaConfig {
     }
 }
 
+/// The most threads one search may use.
+pub const MAX_THREADS: u8 = 64;
+
 /// The refinements of the plain negamax, each on its own switch so that its worth can be
 /// measured by a match with and without it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,6 +67,10 @@ pub struct SearchFeatures {
     /// When the clock cuts an iteration short, a root move it searched to the end and found
     /// better than the last iteration's answer is played (else the last answer is).
     pub partial_iterations: bool,
+    /// Threads a search uses (Lazy SMP: helpers search the same root through the shared
+    /// table); with a net, the leaves of a net without an incremental evaluator are scored on
+    /// one thread.
+    pub threads: u8,
 }
 
 impl SearchFeatures {
@@ -80,6 +87,7 @@ impl SearchFeatures {
             deep_reductions: false,
             instant_forced: false,
             partial_iterations: false,
+            threads: 1,
         }
     }
 
@@ -96,13 +104,14 @@ impl SearchFeatures {
             deep_reductions: true,
             instant_forced: true,
             partial_iterations: true,
+            threads: 1,
         }
     }
 }
 
 impl SearchFeatures {
     /// The settings a player spec may change (`alphabeta:0.1s,net=X,KEY=VALUE`).
-    pub const KEYS: [&'static str; 10] = [
+    pub const KEYS: [&'static str; 11] = [
         "pvs",
         "aspiration",
         "killers",
@@ -113,10 +122,11 @@ impl SearchFeatures {
         "deep_reductions",
         "instant_forced",
         "partial_iterations",
+        "threads",
     ];
 
     /// Changes the setting `key` to `value` (a switch: `1`/`0`, `on`/`off`, `true`/`false`;
-    /// `aspiration`: a half-width from 0 to 1000).
+    /// `aspiration`: a half-width from 0 to 1000; `threads`: a count from 1 to [`MAX_THREADS`]).
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         let switch = || match value {
             "1" | "on" | "true" => Ok(true),
@@ -145,6 +155,13 @@ impl SearchFeatures {
             "deep_reductions" => self.deep_reductions = switch()?,
             "instant_forced" => self.instant_forced = switch()?,
             "partial_iterations" => self.partial_iterations = switch()?,
+            "threads" => {
+                let threads = value.parse().ok().filter(|t| (1..=MAX_THREADS).contains(t));
+                self.threads = threads.ok_or_else(|| {
+                    let value = support::shown(value);
+                    format!("`threads` is a count from 1 to {MAX_THREADS}, not `{value}`")
+                })?;
+            }
             _ => {
                 return Err(format!(
                     "unknown alpha-beta setting `{}`; expected one of {}",

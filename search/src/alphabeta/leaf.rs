@@ -124,6 +124,7 @@ impl Leaves for Incremental<'_> {
 }
 
 /// The static evaluation ([`eval::evaluate`]); never fails.
+#[derive(Clone, Copy)]
 pub(super) struct StaticEval;
 
 impl Leaves for StaticEval {

@@ -23,6 +23,7 @@ mod eval;
 mod leaf;
 mod node;
 mod ordering;
+mod smp;
 mod tt;
 
 pub use config::{AlphaBetaConfig, SearchFeatures};
@@ -35,7 +36,7 @@ use crate::evaluator::Evaluator;
 use crate::tables::table_probe;
 use draughts::{DrawRules, Game, Move, Observation, Position};
 use egdb::{Tables, Wdl};
-use leaf::{Incremental, Leaves, NetValue, StaticEval};
+use leaf::{Leaves, NetValue};
 use ordering::MoveHistory;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -86,9 +87,15 @@ pub struct BestMove {
 }
 
 /// The alpha-beta engine; keep one per player to reuse its table's memory.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct AlphaBeta {
-    table: Table,
+    /// Shared with the helper engines of a search on several threads.
+    table: Arc<Table>,
+    /// Engines that search the same root on other threads (`SearchFeatures::threads` less one),
+    /// sharing the table; a helper has none.
+    helpers: Vec<AlphaBeta>,
+    /// Whether this engine is a helper: its search leaves the table's generation to the main one.
+    is_helper: bool,
     /// Hashes of the positions on the game and search path; `path[i]` is the position `i` plies
     /// after the game's start.
     path: Vec<u64>,
@@ -116,8 +123,16 @@ pub struct AlphaBeta {
 impl AlphaBeta {
     /// An engine with an empty transposition table of the configured size.
     pub fn new(config: &AlphaBetaConfig) -> AlphaBeta {
+        let table = Arc::new(Table::new(config.tt_bits, config.features.keep_table));
+        AlphaBeta::sharing(table, config.features).with_helpers()
+    }
+
+    /// An engine without helpers over `table`.
+    fn sharing(table: Arc<Table>, features: SearchFeatures) -> AlphaBeta {
         AlphaBeta {
-            table: Table::new(config.tt_bits, config.features.keep_table),
+            table,
+            helpers: Vec::new(),
+            is_helper: false,
             path: Vec::new(),
             no_progress: Vec::new(),
             rules: DrawRules::default(),
@@ -127,7 +142,7 @@ impl AlphaBeta {
             max_nodes: None,
             may_abort: false,
             aborted: false,
-            features: config.features,
+            features,
             history: MoveHistory::new(MAX_PLY),
             tables: None,
             root_score: 0,
@@ -138,14 +153,17 @@ impl AlphaBeta {
     /// as they say.
     pub fn with_features(mut self, features: SearchFeatures) -> AlphaBeta {
         if features.keep_table != self.features.keep_table {
-            self.table = Table::new(self.table.bits(), features.keep_table);
+            self.table = Arc::new(Table::new(self.table.bits(), features.keep_table));
         }
         self.features = features;
-        self
+        self.with_helpers()
     }
 
     /// The same engine, scoring the positions `tables` cover by them.
     pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> AlphaBeta {
+        for helper in &mut self.helpers {
+            helper.tables = tables.clone();
+        }
         self.tables = tables;
         self
     }
@@ -165,8 +183,7 @@ impl AlphaBeta {
         control: Option<&SearchControl>,
         on_iteration: &mut dyn FnMut(&BestMove),
     ) -> Option<BestMove> {
-        let Ok(best) = self.search(game, limit, control, on_iteration, &mut StaticEval);
-        best
+        self.search_static(game, limit, control, on_iteration)
     }
 
     /// [`AlphaBeta::best_move_controlled`] with `evaluator`'s value of each quiet leaf (one
@@ -184,7 +201,8 @@ impl AlphaBeta {
     }
 
     /// [`AlphaBeta::best_move_controlled`] with `leaves`' value of each quiet leaf, told of every
-    /// move the search makes and takes back.
+    /// move the search makes and takes back; on this thread alone
+    /// ([`AlphaBeta::best_move_parallel`] uses the engine's threads).
     pub fn best_move_incremental(
         &mut self,
         game: &Game,
@@ -193,11 +211,10 @@ impl AlphaBeta {
         on_iteration: &mut dyn FnMut(&BestMove),
         leaves: &mut dyn LeafEvaluator,
     ) -> Option<BestMove> {
-        let Ok(best) = self.search(game, limit, control, on_iteration, &mut Incremental(leaves));
-        best
+        self.best_move_parallel(game, limit, control, on_iteration, leaves, &mut [])
     }
 
-    /// The iterative deepening, its quiet leaves scored by `leaves`.
+    /// The iterative deepening on this thread alone, its quiet leaves scored by `leaves`.
     fn search<L: Leaves>(
         &mut self,
         game: &Game,
@@ -206,27 +223,59 @@ impl AlphaBeta {
         on_iteration: &mut dyn FnMut(&BestMove),
         leaves: &mut L,
     ) -> Result<Option<BestMove>, L::Error> {
-        let position = *game.position();
-        let moves = position.legal_moves();
-        let Some(&first) = moves.first() else {
+        let Some(root) = self.begin(game, limit, on_iteration) else {
             return Ok(None);
         };
+        let best = match root {
+            Root::Answered(best) => best,
+            Root::Search(root) => {
+                leaves.start(&root.position);
+                self.deepen(&root, 0, control, on_iteration, leaves)?
+            }
+        };
+        Ok(Some(best))
+    }
+
+    /// The root of a search: `None` when the side to move has no move, its answer when the
+    /// endgame tables give one (told to `on_iteration`); else the search started.
+    fn begin(
+        &mut self,
+        game: &Game,
+        limit: Limit,
+        on_iteration: &mut dyn FnMut(&BestMove),
+    ) -> Option<Root> {
+        let position = *game.position();
+        let moves = position.legal_moves();
+        let first = *moves.first()?;
         if let Some(best) = self.table_answer(&position) {
             on_iteration(&best);
-            return Ok(Some(best));
+            return Some(Root::Answered(best));
         }
         self.start(game, limit);
-        leaves.start(&position);
         let max_depth = match limit {
             _ if self.features.instant_forced && moves.len() == 1 => 1,
             Limit::Depth(depth) => depth.max(1),
             Limit::Time(_) | Limit::Nodes(_) => MAX_PLY as u32 / 2,
         };
+        Some(Root::Search(RootSearch { position, hash: game.hash(), first, max_depth }))
+    }
+
+    /// Deepens `root`'s search iteration by iteration, each `skew` plies deeper than its number
+    /// (a helper's, so that the threads do not all search the same depth), until the last depth,
+    /// the limit or a stop.
+    fn deepen<L: Leaves>(
+        &mut self,
+        root: &RootSearch,
+        skew: u32,
+        control: Option<&SearchControl>,
+        on_iteration: &mut dyn FnMut(&BestMove),
+        leaves: &mut L,
+    ) -> Result<BestMove, L::Error> {
+        let first = root.first;
         let mut best = BestMove { mv: first, score: 0, pv: vec![first], depth: 0, nodes: 0 };
-        for depth in 1..=max_depth {
+        for depth in 1 + skew..=root.max_depth {
             self.may_abort = depth > 1;
-            let score =
-                self.root_search(&position, game.hash(), depth, best.score, control, leaves)?;
+            let score = self.root_search(root, depth, best.score, control, leaves)?;
             if self.aborted {
                 // A move the cut iteration searched to the end and found better than alpha (so
                 // better than the last iteration's move, searched first) is played instead.
@@ -245,7 +294,7 @@ impl AlphaBeta {
             }
         }
         best.nodes = self.nodes;
-        Ok(Some(best))
+        Ok(best)
     }
 
     /// One iteration at the root: in the full window, or (with aspiration windows, from
@@ -253,13 +302,13 @@ impl AlphaBeta {
     /// widened fourfold on each side it fails.
     fn root_search<L: Leaves>(
         &mut self,
-        position: &Position,
-        hash: u64,
+        root: &RootSearch,
         depth: u32,
         last: i32,
         control: Option<&SearchControl>,
         leaves: &mut L,
     ) -> Result<i32, L::Error> {
+        let (position, hash) = (&root.position, root.hash);
         let full = (-WIN - 1, WIN + 1);
         let width = self.features.aspiration;
         if width <= 0 || depth < ASPIRATION_FROM_DEPTH || last.abs() >= WON {
@@ -303,7 +352,9 @@ impl AlphaBeta {
     }
 
     fn start(&mut self, game: &Game, limit: Limit) {
-        self.table.new_search();
+        if !self.is_helper {
+            self.table.new_search();
+        }
         self.history.new_search();
         self.rules = game.rules();
         self.nodes = 0;
@@ -394,6 +445,24 @@ impl AlphaBeta {
         }
         self.aborted
     }
+}
+
+/// Where a search begins.
+enum Root {
+    /// The endgame tables' answer.
+    Answered(BestMove),
+    /// A root to search.
+    Search(RootSearch),
+}
+
+/// A root to search: its position and hash, its first legal move (the answer until an iteration
+/// completes) and the deepest iteration.
+#[derive(Clone, Copy, Debug)]
+struct RootSearch {
+    position: Position,
+    hash: u64,
+    first: Move,
+    max_depth: u32,
 }
 
 /// The score of a position the endgame tables value as `wdl`, `ply` plies below the root.

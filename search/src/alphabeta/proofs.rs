@@ -40,32 +40,43 @@ fn unreduced_engine() -> AlphaBeta {
     AlphaBeta::new(&config)
 }
 
-#[test]
-fn the_search_alone_proves_deep_table_wins_with_their_exact_length() {
-    let tables = tables();
-    let mut rng = SplitMix64::new(46);
-    let mut proven = 0;
-    let mut longest = 0;
-    while proven < 100 {
+/// Positions of four pieces that the tables say are won in 9 to 13 plies, with that distance.
+fn deep_table_wins(tables: &Tables, seed: u64) -> impl Iterator<Item = (Position, u32)> + '_ {
+    let mut rng = SplitMix64::new(seed);
+    std::iter::from_fn(move || loop {
         let Some(position) = random_four(&mut rng) else { continue };
         if position.legal_moves().len() < 2 || tables.probe(&position) != Some(Wdl::Win) {
             continue;
         }
         let Some(distance) = tables.distance(&position).map(u32::from) else { continue };
-        if !(9..=13).contains(&distance) {
-            continue;
+        if (9..=13).contains(&distance) {
+            return Some((position, distance));
         }
+    })
+}
+
+/// `engine`'s answer to a position won in `distance` plies, searched `extra` plies deeper, is
+/// a win at most `extra` plies longer whose move keeps it.
+fn keeps_the_win(engine: &mut AlphaBeta, tables: &Tables, position: &Position, distance: u32) {
+    let extra = 6;
+    let best = engine.best_move_in(position, Limit::Depth(distance + extra)).unwrap();
+    assert!(best.score >= WIN - (distance + extra) as i32, "{position}: {}", best.score);
+    assert_eq!(tables.probe(&position.play(best.mv)), Some(Wdl::Loss), "{position}");
+}
+
+#[test]
+fn the_search_alone_proves_deep_table_wins_with_their_exact_length() {
+    let tables = tables();
+    let mut longest = 0;
+    for (position, distance) in deep_table_wins(&tables, 46).take(100) {
         let best = unreduced_engine().best_move_in(&position, Limit::Depth(distance)).unwrap();
         assert_eq!(best.score, WIN - distance as i32, "{position}: a win in {distance} plies");
         let after = position.play(best.mv);
         assert_eq!(tables.probe(&after), Some(Wdl::Loss), "{position}: {} keeps the win", best.mv);
         assert_eq!(tables.distance(&after).map(u32::from), Some(distance - 1), "{position}");
         // With reductions the win is still found and kept, perhaps a little longer.
-        let reduced = full_engine().best_move_in(&position, Limit::Depth(distance + 6)).unwrap();
-        assert!(reduced.score >= WIN - distance as i32 - 6, "{position}: {}", reduced.score);
-        assert_eq!(tables.probe(&position.play(reduced.mv)), Some(Wdl::Loss), "{position}");
+        keeps_the_win(&mut full_engine(), &tables, &position, distance);
         longest = longest.max(distance);
-        proven += 1;
     }
     assert_eq!(longest, 13);
 }
@@ -195,4 +206,16 @@ fn table_positions_inside_the_search_are_scored_by_the_tables() {
         checked += 1;
     }
     assert_eq!(checked, 30);
+}
+
+#[test]
+fn on_three_threads_the_engine_still_finds_and_keeps_deep_table_wins() {
+    let tables = tables();
+    let mut config = AlphaBetaConfig::full(18);
+    config.features.threads = 3;
+    let mut engine = AlphaBeta::new(&config);
+    assert_eq!(engine.threads(), 3);
+    for (position, distance) in deep_table_wins(&tables, 47).take(30) {
+        keeps_the_win(&mut engine, &tables, &position, distance);
+    }
 }

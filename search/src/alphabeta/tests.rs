@@ -2,7 +2,7 @@
 //! an evaluator at the leaves: tactics kept, the evaluator's preferences followed, the observations
 //! it is shown, and its failures reported.
 
-use super::{score_of_value, AlphaBeta, AlphaBetaConfig, BestMove, Limit, WIN};
+use super::{score_of_value, AlphaBeta, AlphaBetaConfig, BestMove, Limit, SearchFeatures, WIN};
 use crate::error::SearchError;
 use crate::evaluator::{EvalError, EvalRequest, Evaluation, Evaluator};
 use crate::test_positions::{position, two_for_one_shot};
@@ -72,6 +72,30 @@ fn a_time_limit_returns_a_legal_move() {
     let best = engine().best_move(&game, Limit::Time(Duration::from_millis(30))).unwrap();
     assert!(game.position().legal_moves().contains(&best.mv));
     assert!(best.depth >= 1);
+}
+
+#[test]
+fn helper_threads_search_beside_the_main_one_and_its_answer_is_legal() {
+    let config = AlphaBetaConfig {
+        tt_bits: 16,
+        features: SearchFeatures { threads: 2, ..SearchFeatures::full() },
+    };
+    let mut engine = AlphaBeta::new(&config);
+    let mut rng = StdRng::seed_from_u64(5);
+    for _ in 0..10 {
+        let game = random_game(&mut rng, 20);
+        let mut main_nodes = 0;
+        let control = None;
+        let Some(best) = engine
+            .best_move_controlled(&game, Limit::Depth(8), control, &mut |b| main_nodes = b.nodes)
+        else {
+            continue;
+        };
+        assert!(game.position().legal_moves().contains(&best.mv));
+        if best.depth == 8 {
+            assert!(best.nodes > main_nodes, "the helper's nodes are counted: {best:?}");
+        }
+    }
 }
 
 #[test]

@@ -5,6 +5,9 @@
 //! for the deepest search (replaced by a deeper or as deep one, or by any once it is from an
 //! earlier search), one always replaced.
 
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU32, AtomicU64};
+
 /// How a stored score bounds the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Bound {
@@ -25,9 +28,8 @@ pub(crate) struct Entry {
     pub bound: Bound,
 }
 
-/// One stored entry in 16 bytes, so that a bucket of two is half a cache line.
+/// One stored entry: 16 bytes, so that a bucket of two is half a cache line.
 #[derive(Clone, Copy, Debug)]
-#[repr(C)]
 struct Slot {
     key: u64,
     score: i16,
@@ -47,9 +49,14 @@ const BOUND_BITS: u32 = 2;
 /// Generations wrap within the tag's upper 30 bits.
 const GENERATION_MASK: u32 = u32::MAX >> BOUND_BITS;
 /// Slots of one cache line: the table's first slot starts one.
-const LINE_SLOTS: usize = 64 / std::mem::size_of::<Slot>();
+const LINE_SLOTS: usize = 64 / std::mem::size_of::<Cell>();
 
-const _: () = assert!(std::mem::size_of::<Slot>() == 16);
+/// A slot as threads share it: the key xor the data, and the data (score, depth, move, tag in
+/// one word). A probe that meets a slot another thread is writing finds the key wrong and the
+/// slot unused, never a mix of two entries (the lockless hashing of Hyatt and Mann).
+type Cell = [AtomicU64; 2];
+
+const _: () = assert!(std::mem::size_of::<Cell>() == 16);
 
 impl Slot {
     const EMPTY: Slot = Slot { key: 0, score: 0, depth: 0, best: NO_MOVE, tag: EMPTY };
@@ -60,6 +67,37 @@ impl Slot {
 
     fn generation(&self) -> u32 {
         self.tag >> BOUND_BITS
+    }
+
+    fn data(&self) -> u64 {
+        u64::from(self.score as u16)
+            | u64::from(self.depth as u8) << 16
+            | u64::from(self.best) << 24
+            | u64::from(self.tag) << 32
+    }
+
+    /// The slot in `cell`; an empty one where the key does not match its data (a cell being
+    /// written).
+    fn read(cell: &Cell) -> Slot {
+        let (checked, data) = (cell[0].load(Relaxed), cell[1].load(Relaxed));
+        let slot = Slot {
+            key: checked ^ data,
+            score: data as u16 as i16,
+            depth: (data >> 16) as u8 as i8,
+            best: (data >> 24) as u8,
+            tag: (data >> 32) as u32,
+        };
+        if slot.is_empty() {
+            Slot::EMPTY
+        } else {
+            slot
+        }
+    }
+
+    fn write(&self, cell: &Cell) {
+        let data = self.data();
+        cell[0].store(self.key ^ data, Relaxed);
+        cell[1].store(data, Relaxed);
     }
 
     fn entry(&self) -> Entry {
@@ -73,16 +111,17 @@ impl Slot {
     }
 }
 
-#[derive(Clone, Debug)]
+/// The table, shared by the threads of one search ([`Table::store`] takes `&self`).
+#[derive(Debug)]
 pub(crate) struct Table {
     /// `ways` slots a bucket from `first`: for two, the depth-preferred one, then the
     /// always-replaced one. The slots before `first` only align the buckets to cache lines.
-    slots: Vec<Slot>,
+    cells: Vec<Cell>,
     first: usize,
     ways: usize,
     /// Buckets less one (their count is a power of two).
     mask: u64,
-    generation: u32,
+    generation: AtomicU32,
     /// Whether entries of earlier searches are still found.
     keep: bool,
 }
@@ -93,10 +132,14 @@ impl Table {
     pub fn new(bits: u8, keep: bool) -> Table {
         let ways = if keep { 2 } else { 1 };
         let buckets = ((1usize << bits) / ways).max(1);
-        let slots = vec![Slot::EMPTY; ways * buckets + LINE_SLOTS - 1];
-        let misaligned = slots.as_ptr() as usize % 64 / std::mem::size_of::<Slot>();
+        let empty = Slot::EMPTY.data();
+        let cells: Vec<Cell> = (0..ways * buckets + LINE_SLOTS - 1)
+            .map(|_| [AtomicU64::new(empty), AtomicU64::new(empty)])
+            .collect();
+        let misaligned = cells.as_ptr() as usize % 64 / std::mem::size_of::<Cell>();
         let first = (LINE_SLOTS - misaligned) % LINE_SLOTS;
-        Table { slots, first, ways, mask: buckets as u64 - 1, generation: 0, keep }
+        let mask = buckets as u64 - 1;
+        Table { cells, first, ways, mask, generation: AtomicU32::new(0), keep }
     }
 
     /// The table's size: `2^bits` entries.
@@ -106,8 +149,9 @@ impl Table {
 
     /// Starts a new search: a forgetting table forgets every entry (in O(1)); a keeping one
     /// marks the entries so far as old, to be replaced first.
-    pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1) & GENERATION_MASK;
+    pub fn new_search(&self) {
+        let next = self.generation.load(Relaxed).wrapping_add(1) & GENERATION_MASK;
+        self.generation.store(next, Relaxed);
     }
 
     /// The slots of `key`'s bucket.
@@ -122,50 +166,48 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot: *const Slot = &self.slots[self.bucket(key).start];
+            let cell: *const Cell = &self.cells[self.bucket(key).start];
             // SAFETY: a prefetch reads nothing and cannot fault; the address is in the table.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(cell.cast()) };
         }
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        self.slots[self.bucket(key)]
+        let generation = self.generation.load(Relaxed);
+        self.cells[self.bucket(key)]
             .iter()
-            .find(|s| {
-                !s.is_empty() && s.key == key && (self.keep || s.generation() == self.generation)
-            })
-            .map(Slot::entry)
+            .map(Slot::read)
+            .find(|s| !s.is_empty() && s.key == key && (self.keep || s.generation() == generation))
+            .map(|s| s.entry())
     }
 
     /// Stores a search's result: its score (within `i16`: scores are hundredths of a man or
     /// near `WIN`), the plies searched, the bound and the best move's index in the position's
     /// legal moves as generated.
-    pub fn store(&mut self, key: u64, best: Option<usize>, score: i32, depth: i32, bound: Bound) {
+    pub fn store(&self, key: u64, best: Option<usize>, score: i32, depth: i32, bound: Bound) {
         debug_assert!(i16::try_from(score).is_ok(), "a table score fits 16 bits: {score}");
-        let generation = self.generation;
+        let generation = self.generation.load(Relaxed);
         let first = self.bucket(key).start;
         let bound_bits = match bound {
             Bound::Exact => 0,
             Bound::Lower => 1,
             Bound::Upper => 2,
         };
+        let best = best.and_then(|i| u8::try_from(i).ok()).filter(|&i| i != NO_MOVE);
         let slot = Slot {
             key,
             score: score as i16,
             depth: depth.clamp(i8::MIN.into(), i8::MAX.into()) as i8,
-            best: best
-                .and_then(|i| u8::try_from(i).ok())
-                .filter(|&i| i != NO_MOVE)
-                .unwrap_or(NO_MOVE),
+            best: best.unwrap_or(NO_MOVE),
             tag: generation << BOUND_BITS | bound_bits,
         };
-        let deep = self.slots[first];
+        let deep = Slot::read(&self.cells[first]);
         let deep_slot_yields = deep.is_empty()
             || deep.key == key
             || i32::from(deep.depth) <= depth
             || deep.generation() != generation;
         let at = if self.ways == 1 || deep_slot_yields { first } else { first + 1 };
-        self.slots[at] = slot;
+        slot.write(&self.cells[at]);
     }
 }
 
@@ -175,7 +217,7 @@ mod tests {
 
     #[test]
     fn a_deep_entry_survives_shallow_ones_of_its_bucket() {
-        let mut table = Table::new(4, true);
+        let table = Table::new(4, true);
         let (deep, shallow, other) = (0x10, 0x20, 0x30); // one bucket: the low bits agree
         table.store(deep, None, 5, 9, Bound::Exact);
         table.store(shallow, None, 6, 2, Bound::Lower);
@@ -187,9 +229,9 @@ mod tests {
 
     #[test]
     fn a_kept_table_serves_the_next_search_and_yields_its_old_entries() {
-        let mut kept = Table::new(4, true);
-        let mut forgetting = Table::new(4, false);
-        for table in [&mut kept, &mut forgetting] {
+        let kept = Table::new(4, true);
+        let forgetting = Table::new(4, false);
+        for table in [&kept, &forgetting] {
             table.store(0x10, None, 5, 9, Bound::Exact);
             table.new_search();
         }
@@ -201,7 +243,7 @@ mod tests {
 
     #[test]
     fn an_entry_keeps_its_move_index_score_depth_and_bound_in_16_bytes() {
-        let mut table = Table::new(6, true);
+        let table = Table::new(6, true);
         let win = crate::alphabeta::WIN - 3;
         table.store(0xabc, Some(7), -win, 40, Bound::Lower);
         let entry = table.probe(0xabc).expect("stored");
@@ -212,7 +254,43 @@ mod tests {
         let entry = table.probe(0xdef).expect("stored");
         assert_eq!((entry.best, entry.depth), (None, i8::MAX.into()));
         // Every bucket lies in one cache line.
-        let first: *const Slot = &table.slots[table.bucket(0).start];
+        let first: *const Cell = &table.cells[table.bucket(0).start];
         assert_eq!(first as usize % 64, 0);
+    }
+
+    #[test]
+    fn threads_writing_at_once_never_make_an_entry_of_two() {
+        // Each key's score and depth are functions of the key: a probe that returned a slot
+        // torn between two writers would break them.
+        let table = Table::new(8, true);
+        let score_of = |key: u64| (key % 20_000) as i32 - 10_000;
+        let depth_of = |key: u64| (key % 100) as i32;
+        std::thread::scope(|scope| {
+            for thread in 0..4u64 {
+                let table = &table;
+                scope.spawn(move || {
+                    // Few keys, many writers to each slot.
+                    let mut state = thread + 1;
+                    let mut next_key = || {
+                        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        (state >> 52) + 1
+                    };
+                    let mut found = 0;
+                    for _ in 0..200_000 {
+                        let key = next_key();
+                        table.store(key, Some(3), score_of(key), depth_of(key), Bound::Exact);
+                        let probed = next_key();
+                        if let Some(entry) = table.probe(probed) {
+                            assert_eq!(
+                                (entry.score, entry.depth),
+                                (score_of(probed), depth_of(probed))
+                            );
+                            found += 1;
+                        }
+                    }
+                    assert!(found > 1000, "the probes found entries: {found}");
+                });
+            }
+        });
     }
 }
