@@ -6,9 +6,7 @@
 //! positions with that refinement off, over the nodes with all on (a count, so the same on any
 //! machine).
 
-use search::alphabeta::{
-    AlphaBeta, AlphaBetaConfig, BestMove, LeafEvaluator, Limit, SearchFeatures,
-};
+use search::alphabeta::{AlphaBeta, AlphaBetaConfig, BestMove, Limit, SearchFeatures};
 use search::EvalRequest;
 use sparsenet::{IncrementalNet, QuantisedNet, SparseEvaluator, SparseWeights};
 use std::sync::Arc;
@@ -88,13 +86,7 @@ pub fn bench_alphabeta(
     });
     let mut incremental = IncrementalNet::new(Arc::clone(quantised));
     let net_incremental = measure(&games, full(), |engine, game, on_iteration| {
-        engine.best_move_incremental(
-            game,
-            limit,
-            None,
-            on_iteration,
-            &mut incremental as &mut dyn LeafEvaluator,
-        )
+        engine.best_move_parallel(game, limit, None, on_iteration, &mut incremental, &mut [])
     });
     let mut recompute = SparseEvaluator::new(Arc::clone(weights));
     let net_full_recompute = measure(&games, full(), |engine, game, on_iteration| {
@@ -107,12 +99,13 @@ pub fn bench_alphabeta(
         let mut engine = AlphaBeta::new(&AlphaBetaConfig { tt_bits: TABLE_BITS, features });
         let mut search = |game| {
             engine
-                .best_move_incremental(
+                .best_move_parallel(
                     game,
                     Limit::Depth(feature_depth),
                     None,
                     &mut |_| {},
                     &mut leaves,
+                    &mut [],
                 )
                 .map_or(0, |best| best.nodes)
         };

@@ -14,7 +14,7 @@
 //!
 //! Quiet leaves get the static evaluation, an evaluator's (a net's) value with
 //! [`AlphaBeta::best_move_evaluated`], or a [`LeafEvaluator`]'s that follows the search move by
-//! move with [`AlphaBeta::best_move_incremental`], mapped to a score by [`score_of_value`].
+//! move with [`AlphaBeta::best_move_parallel`], mapped to a score by [`score_of_value`].
 //! Captures are still resolved by the quiescence and wins and losses by the search, so the net
 //! judges only quiet positions.
 
@@ -198,20 +198,6 @@ impl AlphaBeta {
         evaluator: &mut E,
     ) -> Result<Option<BestMove>, SearchError> {
         self.search(game, limit, control, on_iteration, &mut NetValue(evaluator))
-    }
-
-    /// [`AlphaBeta::best_move_controlled`] with `leaves`' value of each quiet leaf, told of every
-    /// move the search makes and takes back; on this thread alone
-    /// ([`AlphaBeta::best_move_parallel`] uses the engine's threads).
-    pub fn best_move_incremental(
-        &mut self,
-        game: &Game,
-        limit: Limit,
-        control: Option<&SearchControl>,
-        on_iteration: &mut dyn FnMut(&BestMove),
-        leaves: &mut dyn LeafEvaluator,
-    ) -> Option<BestMove> {
-        self.best_move_parallel(game, limit, control, on_iteration, leaves, &mut [])
     }
 
     /// The iterative deepening on this thread alone, its quiet leaves scored by `leaves`.

@@ -47,9 +47,10 @@ impl AlphaBeta {
         best
     }
 
-    /// [`AlphaBeta::best_move_incremental`] on the engine's threads: `leaves` scores the main
+    /// [`AlphaBeta::best_move_controlled`] with `leaves`' value of each quiet leaf, told of every
+    /// move the search makes and takes back, on the engine's threads: `leaves` scores the main
     /// search's quiet leaves and each of `helper_leaves` a helper's (as many helpers search as
-    /// both have). The answer's node count is every thread's.
+    /// both have; none: this thread alone). The answer's node count is every thread's.
     pub fn best_move_parallel(
         &mut self,
         game: &Game,

@@ -324,7 +324,7 @@ fn the_policy_is_asked_only_with_its_setting_and_for_quiet_moves_with_two_plies_
         config.features.policy = policy;
         let mut probe = PolicyProbe::default();
         let best = AlphaBeta::new(&config)
-            .best_move_incremental(&game, Limit::Depth(5), None, &mut |_| {}, &mut probe)
+            .best_move_parallel(&game, Limit::Depth(5), None, &mut |_| {}, &mut probe, &mut [])
             .unwrap();
         assert!(game.position().legal_moves().contains(&best.mv));
         assert_eq!(probe.asked.is_empty(), !policy);

@@ -201,12 +201,14 @@ impl Table {
             best: best.unwrap_or(NO_MOVE),
             tag: generation << BOUND_BITS | bound_bits,
         };
-        let deep = Slot::read(&self.cells[first]);
-        let deep_slot_yields = deep.is_empty()
-            || deep.key == key
-            || i32::from(deep.depth) <= depth
-            || deep.generation() != generation;
-        let at = if self.ways == 1 || deep_slot_yields { first } else { first + 1 };
+        let deep_slot_yields = || {
+            let deep = Slot::read(&self.cells[first]);
+            deep.is_empty()
+                || deep.key == key
+                || i32::from(deep.depth) <= depth
+                || deep.generation() != generation
+        };
+        let at = if self.ways == 1 || deep_slot_yields() { first } else { first + 1 };
         slot.write(&self.cells[at]);
     }
 }
