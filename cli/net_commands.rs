@@ -73,7 +73,7 @@ pub struct SelfplayArgs {
     /// within seconds, in a batch too).
     #[arg(long)]
     pub games: Option<u64>,
-    /// Worker threads (default: the config's).
+    /// Worker threads (default: the config's; 0: one per core but one).
     #[arg(long)]
     pub workers: Option<usize>,
     /// Keep playing batch after batch with the newest best net (Ctrl-C stops).

@@ -109,7 +109,7 @@ pub fn run(options: BenchOptions) -> Result<()> {
     let plan = if options.quick { QUICK } else { FULL };
     let device = model::resolve_device(config.device)?;
     // One thread setting for every net figure: the one self-play uses.
-    model::configure_cpu_threads(config.cpu_threads, config.selfplay.workers);
+    model::configure_cpu_threads(config.cpu_threads, config.selfplay.worker_threads());
     tch::manual_seed(config.seed as i64);
     let clock = Clock(Instant::now());
 
@@ -220,7 +220,7 @@ fn measure_nets(
             ));
             model::configure_cpu_threads(config.cpu_threads, threads);
             let served = measure_served(config, plan, &new_inference)?;
-            model::configure_cpu_threads(config.cpu_threads, config.selfplay.workers);
+            model::configure_cpu_threads(config.cpu_threads, config.selfplay.worker_threads());
             Some(served)
         }
     };

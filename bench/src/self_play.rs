@@ -84,7 +84,7 @@ where
     });
     let Rounds { rounds, games, stats, elapsed } = played?;
     let raw = raw.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let workers = config.workers as f64;
+    let workers = config.worker_threads() as f64;
     let raw_time = raw.time().as_secs_f64();
     let seconds = elapsed.as_secs_f64() - raw_time / workers;
     let positions_per_s = stats.net_positions() as f64 / seconds;
@@ -97,7 +97,7 @@ where
         cache_hit_rate: stats.cache_hit_rate(),
         batches: stats.batches,
         mean_batch: stats.net_positions() as f64 / stats.batches.max(1) as f64,
-        workers: config.workers,
+        workers: config.worker_threads(),
         seconds,
         positions_per_s,
         games_per_hour: games as f64 * 3600.0 / seconds,

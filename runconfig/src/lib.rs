@@ -9,7 +9,7 @@
 //! ```
 //! let config = runconfig::RunConfig::parse("[net]\nkind = \"sparse\"\n[budget]\nwall_minutes = 1.0\n")?;
 //! assert_eq!(config.budget.wall_minutes, 1.0);
-//! assert!(runconfig::RunConfig::parse("[net]\nkind = \"sparse\"\n[selfplay]\nworkers = 0\n").is_err());
+//! assert!(runconfig::RunConfig::parse("[net]\nkind = \"sparse\"\n[selfplay]\nworkers = 257\n").is_err());
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 

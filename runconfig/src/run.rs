@@ -314,7 +314,7 @@ mod tests {
 
     #[test]
     fn bad_value_is_named_with_its_section() {
-        let text = shipped("tiny.toml").replace("workers = 1", "workers = 0");
+        let text = shipped("tiny.toml").replace("workers = 1", "workers = 257");
         let err = format!("{:#}", RunConfig::parse(&text).unwrap_err());
         assert!(err.contains("selfplay.workers"), "{err}");
         let text = shipped("tiny.toml").replace("games = 4", "games = 3");

@@ -12,8 +12,9 @@ search::settings! {
     #[serde(deny_unknown_fields, default)]
     pub struct SelfPlayConfig ("selfplay.") {
         /// Worker threads, each with its own batch of games (and its own copy of the net unless
-        /// the workers share an inference server, `server.threads`).
-        workers: usize = 1, Range::Whole(1, 256);
+        /// the workers share an inference server, `server.threads`); 0: one per core of the
+        /// machine but one (the trainer's), at least one (see [`SelfPlayConfig::worker_threads`]).
+        workers: usize = 1, Range::Whole(0, 256);
         /// Games one worker keeps in flight; their leaves form one batch for the net
         /// (batch size up to `games_in_flight * mcts.leaves_per_batch`).
         games_in_flight: usize = 64, Range::Whole(1, 65_536);
@@ -91,6 +92,12 @@ impl From<DrawConfig> for DrawRules {
     }
 }
 
+/// `workers = 0`'s worker threads on a machine with `cores` cores: one core is left to the
+/// trainer (and the gate) when there are two or more.
+fn workers_for_cores(cores: usize) -> usize {
+    cores.saturating_sub(1).max(1)
+}
+
 /// A self-play setting out of range, named by its dotted path from the config's root.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SelfPlayConfigError {
@@ -103,10 +110,19 @@ pub enum SelfPlayConfigError {
 }
 
 impl SelfPlayConfig {
+    /// The worker threads self-play runs: `workers`, or with 0 one per core the process may use
+    /// but one, at least one.
+    pub fn worker_threads(&self) -> usize {
+        match self.workers {
+            0 => workers_for_cores(std::thread::available_parallelism().map_or(1, |n| n.get())),
+            workers => workers,
+        }
+    }
+
     /// The threads that run the net's forward passes: the server's, or else the workers.
     pub fn forward_threads(&self) -> usize {
         match self.server.threads {
-            0 => self.workers,
+            0 => self.worker_threads(),
             threads => threads,
         }
     }
@@ -115,5 +131,22 @@ impl SelfPlayConfig {
     pub fn validate(&self) -> Result<(), SelfPlayConfigError> {
         self.check_ranges()?;
         self.mcts.validate().map_err(SelfPlayConfigError::Mcts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_workers_means_every_core_but_the_trainers() {
+        assert_eq!([1, 2, 3, 16].map(workers_for_cores), [1, 1, 2, 15]);
+        let auto = SelfPlayConfig { workers: 0, ..SelfPlayConfig::default() };
+        let cores = std::thread::available_parallelism().unwrap().get();
+        assert_eq!(auto.worker_threads(), workers_for_cores(cores));
+        assert_eq!(auto.forward_threads(), auto.worker_threads());
+        let fixed = SelfPlayConfig { workers: 3, ..SelfPlayConfig::default() };
+        assert_eq!((fixed.worker_threads(), fixed.forward_threads()), (3, 3));
+        assert!(auto.validate().is_ok());
     }
 }

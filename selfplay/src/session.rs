@@ -166,7 +166,7 @@ impl Session<'_> {
         let mut report = SessionReport::default();
         let mut pending: Vec<GameRecord> = Vec::new();
         let worker_results = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..self.config.workers)
+            let handles: Vec<_> = (0..self.config.worker_threads())
                 .map(|worker| {
                     let (tx, plan, counter, make_evaluator) =
                         (tx.clone(), &plan, &counter, &make_evaluator);

@@ -16,7 +16,7 @@ fn fixtures(dir: &Path) {
             .unwrap();
     for (name, from, to) in [
         ("unknown.toml", "[selfplay]", "[selfplay]\nworkerz = 3"),
-        ("badvalue.toml", "workers = 1", "workers = 0"),
+        ("badvalue.toml", "workers = 1", "workers = 257"),
         ("wrongtype.toml", "workers = 1", "workers = \"two\""),
         ("syntax.toml", "[net]", "[net"),
         ("nonet.toml", "[net]", "[nett]"),
@@ -93,7 +93,7 @@ fn bad_input_gets_a_one_line_error_naming_what_and_where() {
                 "--run-dir".into(),
                 p("r"),
                 "--workers".into(),
-                "0".into(),
+                "257".into(),
             ],
             &["selfplay.workers"],
         ),
