@@ -3,7 +3,8 @@
 //! tab plays its own game against the player the command names (or one the page asks for), and
 //! the engine's thinking streams to the page as it thinks (server-sent events).
 //!
-//! API (JSON in and out; an error is `{"error": "..."}` with a 4xx status):
+//! API (JSON in and out; an error is `{"error": "..."}` with a 4xx status, or 503 when the server
+//! is busy or the request would pass its memory budget):
 //! - `POST /api/games` `{"player"?, "human"?: "black"|"white", "fen"?, "ballot"?}`: a new game.
 //! - `GET /api/games/ID`: its state: the board, whose turn, legal moves with their squares, PDN.
 //! - `POST /api/games/ID/move` `{"move": "11-15"}`: the person's move.
@@ -20,6 +21,7 @@ mod analysis_view;
 mod api;
 mod games;
 mod guard;
+mod memory;
 mod net_view;
 mod run_view;
 
@@ -64,6 +66,12 @@ pub struct ServeArgs {
     /// own player (repeat for more).
     #[arg(long, value_name = "PLAYER")]
     page_player: Vec<String>,
+    /// The most memory the server's games, analyses and engines may hold together, in MiB, each
+    /// counted at its worst case (its search's table or tree at its ceiling, its net, its
+    /// record); what would pass it is refused with 503, after the oldest games no request is
+    /// using are given up [default: 512, or CHECKERS_ZERO_MAX_SERVE_MB].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    max_memory_mb: Option<u64>,
     #[command(flatten)]
     thinking: NetArgs,
 }
@@ -89,7 +97,8 @@ pub fn run(args: ServeArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let options = args.thinking.options(nets)?;
     let run = args.run_dir.clone().map(run_view::RunView::open).transpose()?;
     let default_player = crate::shipped_net::or_shipped(args.spec())?;
-    let games = games::Games::new(default_player, args.page_player.clone(), options)?;
+    let budget = memory::Budget::new(memory::budget_bytes(args.max_memory_mb)?);
+    let games = games::Games::new(default_player, args.page_player.clone(), options, budget)?;
     let address = SocketAddr::new(args.bind, args.port);
     if !args.bind.is_loopback() {
         eprintln!(

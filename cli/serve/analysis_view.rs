@@ -6,11 +6,13 @@
 //! What one request may cost is bounded before anything is searched: the PDN text
 //! ([`MAX_PDN_BYTES`]), the game's length ([`MAX_PLIES`]), the engine (one a page may start, as for
 //! a game), the time a position ([`MAX_POSITION_SECONDS`] when the page asks for a time) and the
-//! whole analysis ([`MAX_SECONDS`]: each search's deadline is its share of the time left), and
-//! the analyses at once ([`MAX_AT_ONCE`]). The analysis runs on the request's own thread and
-//! streams its progress, so the server goes on answering; a page that goes away stops it.
+//! whole analysis ([`MAX_SECONDS`]: each search's deadline is its share of the time left), the
+//! analyses at once ([`MAX_AT_ONCE`]), and its worst-case memory, reserved of the server's
+//! budget. The analysis runs on the request's own thread and streams its progress, so the server
+//! goes on answering; a page that goes away stops it.
 
 use super::games::{color_name, Games};
+use super::memory::Share;
 use crate::analysis::{Analyst, MoveReview, Review, View, Watch, DEFAULT_MARGIN};
 use anyhow::{Context, Result};
 use arena::{Contestant, Entrant};
@@ -89,6 +91,8 @@ pub struct Analysis {
     budget: MoveBudget,
     /// Each position after each move, the start first.
     positions: Vec<Position>,
+    /// The analysis's reservation of the server's memory budget, given back when it ends.
+    _memory: Share,
 }
 
 impl Analysis {
@@ -138,12 +142,16 @@ impl Analysis {
             "game {number} has {} moves; the board analyses games of at most {MAX_PLIES}",
             pdn.moves.len()
         );
-        let entrant = games.page_engine(request.player.as_deref())?;
+        let spec = request.player.as_deref().unwrap_or(games.default_player());
+        let entrant = games.page_engine(Some(spec))?;
+        let timed = matches!(budget, MoveBudget::Time(_));
+        let memory = games.reserve_player(spec, true, timed)?;
         let mut positions = vec![pdn.start];
         for &mv in &pdn.moves {
             positions.push(positions[positions.len() - 1].play(mv));
         }
-        Ok(Analysis { pdn, number, listed, entrant, seed: games.next_seed(), budget, positions })
+        let seed = games.next_seed();
+        Ok(Analysis { pdn, number, listed, entrant, seed, budget, positions, _memory: memory })
     }
 
     /// Runs the analysis, telling `send` (an event name and its data; `false` when the page is

@@ -4,6 +4,7 @@
 use super::analysis_view::{self, Analysis, AnalysisRequest};
 use super::games::{Games, NewGame, Table};
 use super::guard::Guard;
+use super::memory::OverBudget;
 use super::net_view::{self, ViewRequest};
 use super::run_view::RunView;
 use search::{Progress, Score, SearchControl};
@@ -25,8 +26,11 @@ type Reply = Response<Cursor<Vec<u8>>>;
 struct Refusal(u16, String);
 
 impl From<anyhow::Error> for Refusal {
+    /// 503 for a request that would pass the memory budget (it may fit once games or analyses
+    /// end), 400 for anything else wrong with it.
     fn from(error: anyhow::Error) -> Refusal {
-        Refusal(400, support::one_line(error.as_ref()))
+        let status = if error.is::<OverBudget>() { 503 } else { 400 };
+        Refusal(status, support::one_line(error.as_ref()))
     }
 }
 

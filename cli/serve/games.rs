@@ -1,11 +1,14 @@
 //! The games the page plays: one per browser tab, each against an engine of its own, kept while
-//! the server runs (the oldest given up beyond [`MAX_GAMES`]) under an id no other page can
-//! guess (128 random bits). Engines are loaded once per spec and shared by the games that play
+//! the server runs under an id no other page can guess (128 random bits). Each game, analysis and
+//! engine reserves its worst-case memory of the server's [`Budget`]; a new one gives up the
+//! oldest games beyond [`MAX_GAMES`], then the oldest no request is using while it would pass the
+//! budget, and is refused ([`OverBudget`]) when it passes it still. Engines are loaded once per spec and shared by the games that play
 //! them. A page may start only the built-in engines within [`PAGE_MAX_DEPTH`] and
 //! [`PAGE_MAX_SECONDS`], and the players the server was started with (`--player`, `--net`,
 //! `--page-player`): never a net by a path of its choosing, so it cannot make the server read
 //! files; and a net that fails to load is told to the page in one generic line.
 
+use super::memory::{self, Budget, OverBudget, Share};
 use anyhow::{Context, Result};
 use arena::{Contestant, Entrant, NetOptions, Player, PlayerSpec, SearchLimit};
 use draughts::{Color, DrawRules, Game, PdnGame, Position, Square};
@@ -16,8 +19,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// Games kept at once; a new one beyond this gives up the oldest. Each holds its engine's player
-/// (an alpha-beta table, an MCTS tree), so this bounds the memory of the server's games together.
+/// Games kept at once; a new one beyond this gives up the oldest (tabs close without telling the
+/// server). What they hold together is bounded by the memory budget.
 pub const MAX_GAMES: usize = 64;
 /// The deepest alpha-beta search a page may start on its own.
 pub const PAGE_MAX_DEPTH: u32 = 16;
@@ -49,6 +52,10 @@ pub struct Games {
     engines: Mutex<HashMap<String, Arc<Entrant>>>,
     /// The games by id, oldest first.
     tables: Mutex<VecDeque<(String, Arc<Mutex<Table>>)>>,
+    /// What the games, analyses and engines may hold together.
+    budget: Arc<Budget>,
+    /// The engines' reservations, kept while the server runs.
+    engine_shares: Mutex<Vec<Share>>,
     /// The seed of the next game's player.
     next_seed: AtomicU64,
 }
@@ -61,16 +68,19 @@ pub struct Table {
     pub human: Color,
     engine_name: String,
     engine: Box<dyn Player>,
+    /// The game's reservation of the budget, given back when the game is dropped.
+    _memory: Share,
 }
 
 impl Games {
     /// The games of a server whose engine is `default_player` (loaded now, so that a bad spec or
-    /// net is an error at start); a page may also start the `page_players` (checked now, loaded
-    /// when a page first asks).
+    /// net, or one whose game does not fit `budget`, is an error at start); a page may also start
+    /// the `page_players` (checked now, loaded when a page first asks).
     pub fn new(
         default_player: String,
         page_players: Vec<String>,
         options: NetOptions,
+        budget: Arc<Budget>,
     ) -> Result<Games> {
         for spec in &page_players {
             crate::levels::spec(spec)?.parse::<PlayerSpec>().with_context(|| "--page-player")?;
@@ -81,9 +91,13 @@ impl Games {
             options,
             engines: Mutex::new(HashMap::new()),
             tables: Mutex::new(VecDeque::new()),
+            budget,
+            engine_shares: Mutex::new(Vec::new()),
             next_seed: AtomicU64::new(1),
         };
         games.engine(&games.default_player)?;
+        // One game of the default player must fit beside its engine (reserved and given back).
+        drop(games.reserve_player(&games.default_player, false, false)?);
         Ok(games)
     }
 
@@ -133,7 +147,10 @@ impl Games {
             "{MAX_ENGINES} engines are loaded already; play one of them ({})",
             engines.keys().cloned().collect::<Vec<_>>().join(", ")
         );
+        let bytes = memory::engine_bytes(&parse(spec)?);
+        let share = self.reserve(bytes, &format!("the engine {}", support::shown(spec)))?;
         let entrant = Arc::new(crate::lone_player::load(spec, &self.options)?);
+        self.engine_shares.lock().unwrap_or_else(|p| p.into_inner()).push(share);
         engines.insert(spec.to_string(), Arc::clone(&entrant));
         Ok(entrant)
     }
@@ -145,7 +162,7 @@ impl Games {
         self.page_may_start(spec)?;
         // A net's details (a path, what the file held) go to the server's log, not to the page.
         self.engine(spec).map_err(|e| {
-            if !arena::names_a_net(spec) {
+            if !arena::names_a_net(spec) || e.is::<OverBudget>() {
                 return e;
             }
             let detail = support::escape_and_cut(&format!("{e:#}"), 1000);
@@ -180,20 +197,56 @@ impl Games {
                 game.play(mv)?;
             }
         }
-        let entrant = self.page_engine(request.player.as_deref())?;
+        let spec = request.player.as_deref().unwrap_or(&self.default_player);
+        let entrant = self.page_engine(Some(spec))?;
+        {
+            let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
+            while tables.len() >= MAX_GAMES {
+                tables.pop_front();
+            }
+        }
+        let memory = self.reserve_player(spec, false, false)?;
         let table = Arc::new(Mutex::new(Table {
             game,
             human,
             engine_name: entrant.name().to_string(),
             engine: entrant.player(self.next_seed())?,
+            _memory: memory,
         }));
         let id = format!("{:032x}", rand::random::<u128>());
         let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
-        while tables.len() >= MAX_GAMES {
-            tables.pop_front();
-        }
         tables.push_back((id.clone(), Arc::clone(&table)));
         Ok((id, table))
+    }
+
+    /// Reserves the worst case of a game of `spec` (a page may start it: checked before), or of
+    /// an `analysis` by it under a clock when `timed`.
+    pub fn reserve_player(&self, spec: &str, analysis: bool, timed: bool) -> Result<Share> {
+        let player = parse(spec)?;
+        let (bytes, what) = match analysis {
+            false => (memory::player_bytes(&player, &self.options, timed), "a game"),
+            true => (memory::analysis_bytes(&player, &self.options, timed), "an analysis"),
+        };
+        let note = memory::ceiling_note(&player, &self.options, timed);
+        Ok(self.reserve(bytes, &format!("{what} of {}{note}", support::shown(spec)))?)
+    }
+
+    /// Reserves `bytes` of the budget for `what`, giving up the oldest games no request is using
+    /// (their reservations come back) while it would pass it; refused when it passes it still.
+    fn reserve(&self, bytes: u64, what: &str) -> Result<Share, OverBudget> {
+        let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            let refused = match self.budget.reserve(bytes, what) {
+                Ok(share) => return Ok(share),
+                Err(refused) => refused,
+            };
+            // A game is in use while a request holds it (they take it under this lock).
+            let idle = tables.iter().position(|(_, table)| Arc::strong_count(table) == 1);
+            match idle {
+                Some(oldest) => drop(tables.remove(oldest)),
+                None => return Err(refused),
+            }
+        }
     }
 
     /// A fresh evaluator over the default engine's net; `None` when it plays without one.
@@ -296,6 +349,11 @@ impl Table {
             "pdn": draughts::write_pdn(&[pdn]),
         })
     }
+}
+
+/// The player `text` names (a level as the spec it stands for).
+fn parse(text: &str) -> Result<PlayerSpec> {
+    Ok(crate::levels::spec(text)?.parse::<PlayerSpec>()?)
 }
 
 /// `black` or `white`.
