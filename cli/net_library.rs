@@ -1,14 +1,15 @@
-//! Loading the net library (`libcheckers_zero_net.so`, built from `cli-torch/`): the commands that
-//! need libtorch live there, so that only they pay for loading and initialising libtorch (a
-//! noticeable fraction of a second) and every other command starts at once. It is found beside the executable, or where
-//! `CHECKERS_ZERO_NET_LIBRARY` points, and must come from the same build as the executable.
+//! Loading the net library (`libcheckers_zero_torch.so`, built from `cli-torch/`): the commands
+//! that need libtorch live there, so that only they pay for loading and initialising libtorch (a
+//! noticeable fraction of a second) and every other command starts at once. It is found beside
+//! the executable, or where `CHECKERS_ZERO_NET_LIBRARY` points, and must come from the same build
+//! as the executable.
 
 use std::ffi::{c_char, c_int, CStr, CString, OsString};
 use std::os::unix::ffi::OsStringExt;
 use std::path::PathBuf;
 
 /// The library's file name (what cargo builds from `cli-torch/` on Linux).
-const FILE_NAME: &str = "libcheckers_zero_net.so";
+const FILE_NAME: &str = "libcheckers_zero_torch.so";
 
 /// Runs the command line `args` (program name first) in the net library and returns its exit
 /// status; a library that is missing or from another build is a one-line error (status 1).
@@ -31,9 +32,9 @@ fn load_and_run(args: impl Iterator<Item = OsString>) -> Result<u8, String> {
         .map_err(|e| format!("loading the net library {}: {e}; {rebuild}", path.display()))?;
     // SAFETY: both symbols are defined by `cli-torch/src/lib.rs` with exactly these signatures.
     let (build, main) = unsafe {
-        let build = library.get::<extern "C" fn() -> *const c_char>(b"checkers_zero_net_build\0");
+        let build = library.get::<extern "C" fn() -> *const c_char>(b"checkers_zero_torch_build\0");
         let main = library.get::<extern "C" fn(c_int, *const *const c_char) -> c_int>(
-            b"checkers_zero_net_main\0",
+            b"checkers_zero_torch_main\0",
         );
         (build, main)
     };

@@ -70,7 +70,7 @@ fn commands_without_a_net_never_load_libtorch_or_the_net_library() {
         assert!(!libs.is_empty(), "LD_DEBUG=libs printed nothing for {args:?}");
         assert!(!torch(&libs), "{args:?} loaded libtorch: {libs:?}");
         // ...and they run where the net library is missing.
-        let (_, stderr) = libraries_loaded(args, Some("/nonexistent/libcheckers_zero_net.so"));
+        let (_, stderr) = libraries_loaded(args, Some("/nonexistent/libcheckers_zero_torch.so"));
         assert!(!stderr.contains("error"), "{args:?}: {stderr}");
     }
     let (libs, _) = libraries_loaded(&["ladder", "/nonexistent-run"], None);
@@ -87,7 +87,7 @@ fn a_sparse_net_plays_matches_without_libtorch() {
     assert!(!libs.is_empty(), "LD_DEBUG=libs printed nothing");
     assert!(!libs.iter().any(|l| l.contains("libtorch_cpu")), "loaded libtorch: {libs:?}");
     assert!(!stderr.contains("error"), "{stderr}");
-    let (_, stderr) = libraries_loaded(&args, Some("/nonexistent/libcheckers_zero_net.so"));
+    let (_, stderr) = libraries_loaded(&args, Some("/nonexistent/libcheckers_zero_torch.so"));
     assert!(!stderr.contains("error"), "{stderr}");
     // A ResNet still needs the net library, and says so.
     let resnet = dir.path().join("resnet.safetensors");
@@ -95,8 +95,8 @@ fn a_sparse_net_plays_matches_without_libtorch() {
     model::checkpoint::save(&resnet, &net, 3, None, &model::Extras::default()).unwrap();
     let player = format!("mcts:{}:32", arg(&resnet));
     let args = ["match", &player, "random", "--games", "2", "--pdn", "/dev/null"];
-    let (_, stderr) = libraries_loaded(&args, Some("/nonexistent/libcheckers_zero_net.so"));
-    assert!(stderr.contains("/nonexistent/libcheckers_zero_net.so"), "{stderr}");
+    let (_, stderr) = libraries_loaded(&args, Some("/nonexistent/libcheckers_zero_torch.so"));
+    assert!(stderr.contains("/nonexistent/libcheckers_zero_torch.so"), "{stderr}");
 }
 
 #[test]

@@ -89,7 +89,7 @@ fn a_sparse_net_behind_hub_plays_whole_games_without_the_net_library() {
     let ckpt = crate::helpers::untrained_sparse_net(dir.path(), 0);
     let ckpt = ckpt.to_str().unwrap();
     // Were libtorch needed, the engine would fail to load this library and the games with it.
-    let no_library = [("CHECKERS_ZERO_NET_LIBRARY", "/nonexistent/libcheckers_zero_net.so")];
+    let no_library = [("CHECKERS_ZERO_NET_LIBRARY", "/nonexistent/libcheckers_zero_torch.so")];
     drive_with("random", &["--net", ckpt, "--playouts", "64"], &no_library);
     drive_with("engines", &["--net", ckpt], &no_library);
 }
@@ -102,7 +102,7 @@ fn pydraughts_starts_the_engine_with_every_kind_of_player() {
     let dir = tempfile::tempdir().unwrap();
     let ckpt = crate::helpers::untrained_sparse_net(dir.path(), 0);
     let ckpt = ckpt.to_str().unwrap();
-    let no_library = [("CHECKERS_ZERO_NET_LIBRARY", "/nonexistent/libcheckers_zero_net.so")];
+    let no_library = [("CHECKERS_ZERO_NET_LIBRARY", "/nonexistent/libcheckers_zero_torch.so")];
     for player in [
         "random".to_string(),
         "alphabeta:2".to_string(),
@@ -124,7 +124,7 @@ fn pydraughts_starts_the_engine_with_every_kind_of_player() {
 /// level 0 is the shipped net at full strength again.
 #[test]
 fn pydraughts_sets_a_level_for_people_and_back() {
-    let no_library = [("CHECKERS_ZERO_NET_LIBRARY", "/nonexistent/libcheckers_zero_net.so")];
+    let no_library = [("CHECKERS_ZERO_NET_LIBRARY", "/nonexistent/libcheckers_zero_torch.so")];
     let out = drive_with("levels", &[], &no_library);
     assert!(out.contains("levels: level 1 played "), "{out}");
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Output;
 
 /// The net library's path in the tests: none there, so a command that needed it would fail.
-const NO_NET_LIBRARY: &str = "/nonexistent/libcheckers_zero_net.so";
+const NO_NET_LIBRARY: &str = "/nonexistent/libcheckers_zero_torch.so";
 
 /// Runs `checkers-zero ARGS` with `cache` as its cache folder, no net library, and `input` on its
 /// standard input.

@@ -1,7 +1,7 @@
 //! The net library, the libtorch half of the binary: the commands of `checkers-zero` that need
 //! libtorch (training, self-play, gates, exports, benchmarks, and net players in the shared
 //! commands). The binary parses the command line, loads this library only when the command needs
-//! it, and hands it the same command line ([`checkers_zero_net_main`]); nothing but that text
+//! it, and hands it the same command line ([`checkers_zero_torch_main`]); nothing but that text
 //! crosses between the two. The commands themselves are the `run` and `bench` crates', which take
 //! options of their own ([`commands`] fills them in from the flags).
 
@@ -20,7 +20,7 @@ static BUILD: &str = concat!(env!("CHECKERS_ZERO_BUILD"), "\0");
 
 /// This library's build identity, a NUL-terminated string that lives as long as the library.
 #[no_mangle]
-pub extern "C" fn checkers_zero_net_build() -> *const c_char {
+pub extern "C" fn checkers_zero_torch_build() -> *const c_char {
     BUILD.as_ptr().cast()
 }
 
@@ -30,7 +30,10 @@ pub extern "C" fn checkers_zero_net_build() -> *const c_char {
 /// # Safety
 /// `argv` points to `argc` NUL-terminated strings that live for the call.
 #[no_mangle]
-pub unsafe extern "C" fn checkers_zero_net_main(argc: c_int, argv: *const *const c_char) -> c_int {
+pub unsafe extern "C" fn checkers_zero_torch_main(
+    argc: c_int,
+    argv: *const *const c_char,
+) -> c_int {
     let args: Vec<OsString> = (0..argc.max(0) as usize)
         // SAFETY: the caller passes `argc` valid strings.
         .map(|i| OsString::from_vec(unsafe { CStr::from_ptr(*argv.add(i)) }.to_bytes().to_vec()))
