@@ -1,6 +1,7 @@
 //! `checkers-zero bench --quick` on the tiny config with an inference server for self-play: every
-//! figure of the JSON is there (the two net families' and the alpha-beta engines' too), with a
-//! finite positive value (timings are not checked: shared machines are noisy).
+//! figure of the JSON is there (the two net families', the alpha-beta engines' and the sparse
+//! net's at each width too), with a finite positive value (timings are not checked: shared
+//! machines are noisy).
 
 use crate::helpers::{arg, succeed};
 
@@ -106,9 +107,20 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
     assert_eq!(names, ["pvs", "aspiration", "killers", "history", "policy", "keep_table"]);
     assert!(ratios.iter().all(|pair| pair[1].as_f64().is_some_and(|r| r > 0.0)), "{ratios:?}");
     assert!(text.contains("| alpha-beta, net incremental |"), "no alpha-beta rows:\n{text}");
+    // The sparse net at each accumulator width: both rates, and a table row each.
+    let sizes = figures["sizes"].as_array().expect("the sizes");
+    let widths: Vec<u64> = sizes.iter().filter_map(|s| s["accumulator"].as_u64()).collect();
+    assert_eq!(widths, [128, 256, 512]);
+    for size in sizes {
+        for key in ["evals_per_s", "alphabeta_nodes_per_s"] {
+            let value = size[key].as_f64().unwrap_or_else(|| panic!("sizes.{key}"));
+            assert!(value.is_finite() && value > 0.0, "{size}: {key} = {value}");
+        }
+        assert!(text.contains(&format!("| {} |", size["net"].as_str().unwrap())), "{text}");
+    }
     assert_eq!(
         figures.len(),
-        NUMBERS.len() + TEXTS.len() + SHARES.len() + 2,
+        NUMBERS.len() + TEXTS.len() + SHARES.len() + 3,
         "exactly the promised keys: {:?}",
         figures.keys().collect::<Vec<_>>()
     );

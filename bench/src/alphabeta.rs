@@ -70,24 +70,14 @@ pub fn bench_alphabeta(
     positions: usize,
     feature_depth: u32,
 ) -> AlphaBetaBench {
-    let games: Vec<draughts::Game> = requests
-        .iter()
-        .filter(|r| r.observation.moving_piece.is_none())
-        .filter(|r| !r.observation.position.legal_moves().is_empty())
-        .step_by(37)
-        .take(positions)
-        .map(|r| draughts::Game::new(r.observation.position, draughts::DrawRules::default()))
-        .collect();
+    let games = bench_games(requests, positions);
     let limit = Limit::Time(per_move);
     let quantised = Arc::new(QuantisedNet::new(weights));
     let quantised = &quantised;
     let classic = measure(&games, AlphaBetaConfig::default(), |engine, game, on_iteration| {
         engine.best_move_controlled(game, limit, None, on_iteration)
     });
-    let mut incremental = IncrementalNet::new(Arc::clone(quantised));
-    let net_incremental = measure(&games, full(), |engine, game, on_iteration| {
-        engine.best_move_parallel(game, limit, None, on_iteration, &mut incremental, &mut [])
-    });
+    let net_incremental = incremental_engine(quantised, &games, limit);
     let mut recompute = SparseEvaluator::new(Arc::clone(weights));
     let net_full_recompute = measure(&games, full(), |engine, game, on_iteration| {
         engine
@@ -129,6 +119,32 @@ pub fn bench_alphabeta(
         seconds_per_move: per_move.as_secs_f64(),
         positions: games.len(),
     }
+}
+
+/// The start-of-move positions with a move among `requests`, every 37th, `positions` of them, as
+/// games.
+pub(super) fn bench_games(requests: &[EvalRequest], positions: usize) -> Vec<draughts::Game> {
+    requests
+        .iter()
+        .filter(|r| r.observation.moving_piece.is_none())
+        .filter(|r| !r.observation.position.legal_moves().is_empty())
+        .step_by(37)
+        .take(positions)
+        .map(|r| draughts::Game::new(r.observation.position, draughts::DrawRules::default()))
+        .collect()
+}
+
+/// The full engine over `games` with `net`'s integer accumulators kept move by move at its
+/// leaves, `limit` a move.
+pub(super) fn incremental_engine(
+    net: &Arc<QuantisedNet>,
+    games: &[draughts::Game],
+    limit: Limit,
+) -> EngineFigures {
+    let mut incremental = IncrementalNet::new(Arc::clone(net));
+    measure(games, full(), |engine, game, on_iteration| {
+        engine.best_move_parallel(game, limit, None, on_iteration, &mut incremental, &mut [])
+    })
 }
 
 fn full() -> AlphaBetaConfig {

@@ -99,7 +99,10 @@ pub fn bench_families(
 }
 
 /// A randomly initialised sparse net, saved and loaded back natively (the players' path).
-fn sparse_weights(config: &NetConfig, scratch: &Path) -> anyhow::Result<Arc<SparseWeights>> {
+pub(super) fn sparse_weights(
+    config: &NetConfig,
+    scratch: &Path,
+) -> anyhow::Result<Arc<SparseWeights>> {
     std::fs::create_dir_all(scratch)?;
     tch::manual_seed(1);
     let path = scratch.join("sparse.safetensors");
@@ -142,7 +145,7 @@ fn measure(
 }
 
 /// Requests evaluated per second in calls of `batch`, cycling through `requests`.
-fn evaluations_per_sec(
+pub(super) fn evaluations_per_sec(
     evaluator: &mut BoxedEvaluator,
     requests: &[EvalRequest],
     batch: usize,

@@ -11,6 +11,7 @@ mod mcts;
 mod raw_forward;
 mod report;
 mod self_play;
+mod sizes;
 mod training;
 
 use alphabeta::{bench_alphabeta, AlphaBetaBench};
@@ -22,6 +23,7 @@ use report::Figures;
 use runconfig::RunConfig;
 use self_play::{bench_selfplay, bench_selfplay_served, SelfPlayBench, ServedBench};
 use selfplay::{SessionError, SessionTotals};
+use sizes::{bench_sizes, SizePlan};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use support::DeviceSpec;
@@ -45,6 +47,8 @@ struct Plan {
     /// The alpha-beta engines: time a move, positions, and the depth of the refinements' node
     /// counts.
     alphabeta: (Duration, usize, u32),
+    /// The sparse net at each accumulator width.
+    sizes: SizePlan,
 }
 
 const FULL: Plan = Plan {
@@ -63,6 +67,11 @@ const FULL: Plan = Plan {
         games_per_round: u64::MAX,
     },
     alphabeta: (Duration::from_millis(100), 60, 10),
+    sizes: SizePlan {
+        evaluations: Duration::from_secs(3),
+        per_move: Duration::from_millis(100),
+        positions: 30,
+    },
 };
 
 const QUICK: Plan = Plan {
@@ -81,6 +90,11 @@ const QUICK: Plan = Plan {
         games_per_round: 4,
     },
     alphabeta: (Duration::from_millis(20), 4, 4),
+    sizes: SizePlan {
+        evaluations: Duration::from_millis(200),
+        per_move: Duration::from_millis(20),
+        positions: 2,
+    },
 };
 
 /// Batch sizes of the forward-pass figures.
@@ -133,6 +147,9 @@ pub fn run(options: BenchOptions) -> Result<()> {
 
     let alphabeta = measure_alphabeta(&options.shipped_net, &plan, &clock)?;
 
+    clock.stage(format!("the sparse net at accumulator widths {:?} (one thread)", sizes::WIDTHS));
+    let sizes = bench_sizes(&model::decision_requests(0x5eed, 4096), plan.sizes)?;
+
     let figures = Figures {
         perft_nodes_per_s,
         perft_depth: plan.perft_depth,
@@ -163,6 +180,7 @@ pub fn run(options: BenchOptions) -> Result<()> {
         train_aux_ratio: train.aux_samples_per_s / train.pipeline_samples_per_s.max(1e-9),
         families,
         alphabeta,
+        sizes,
         threads,
         device: report::device_name(device),
         version: env!("CARGO_PKG_VERSION").to_string(),

@@ -5,6 +5,7 @@ use super::families::FamilyBench;
 use super::matches::MatchBench;
 use super::raw_forward::RAW_FORWARD_EVERY;
 use super::self_play::{SelfPlayBench, ServedBench};
+use super::sizes::SizeFigures;
 use super::training::TrainBench;
 use runconfig::RunConfig;
 
@@ -50,6 +51,8 @@ pub struct Figures {
     /// The alpha-beta engine on one thread: the classic one with the static evaluation, the
     /// full one with the shipped net incremental and recomputed.
     pub alphabeta: AlphaBetaBench,
+    /// The sparse net at each accumulator width on one thread: evaluations and alpha-beta nodes.
+    pub sizes: Vec<SizeFigures>,
     pub threads: i32,
     pub device: String,
     pub version: String,
@@ -91,6 +94,7 @@ pub fn print_table(
     family_ratio_rows(f);
     alphabeta_rows(f);
     family_rows(f);
+    size_rows(f);
 }
 
 /// One row of the table.
@@ -278,6 +282,25 @@ fn alphabeta_rows(f: &Figures) {
                 "the full engine with the shipped net to depth {} over the same positions, \
                  nodes over those with every refinement on",
                 ab.feature_depth
+            ),
+        );
+    }
+}
+
+/// The sparse net at each width, against the narrowest.
+fn size_rows(f: &Figures) {
+    let Some(narrowest) = f.sizes.first() else { return };
+    for size in &f.sizes {
+        row(
+            &size.net,
+            rate(size.evals_per_s, "evals/s"),
+            format!(
+                "one position a call, {:.2}x the {}'s; full alpha-beta engine, net incremental: \
+                 {}, {:.2}x; one thread, random weights",
+                size.evals_per_s / narrowest.evals_per_s,
+                narrowest.net,
+                rate(size.alphabeta_nodes_per_s, "nodes/s"),
+                size.alphabeta_nodes_per_s / narrowest.alphabeta_nodes_per_s
             ),
         );
     }
