@@ -53,6 +53,24 @@ pub fn start(args: &[&str]) -> Server {
     Server { child, address }
 }
 
+/// A request to `server` whose answer streams (an engine's thinking, an analysis), left open once
+/// the answer has started with status 200: the server works on it until the stream is dropped
+/// or read to its end.
+pub fn open_stream(server: &Server, method: &str, path: &str, body: &str) -> std::net::TcpStream {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(&server.address).unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        server.address,
+        body.len()
+    );
+    stream.write_all(format!("{head}{body}").as_bytes()).unwrap();
+    let mut start = [0; 12];
+    stream.read_exact(&mut start).unwrap();
+    assert_eq!(&start, b"HTTP/1.1 200", "{method} {path} starts streaming");
+    stream
+}
+
 /// One request to `server`: the status and the body.
 fn request(server: &Server, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
     crate::helpers::http(&server.address, method, path, body)
@@ -524,22 +542,8 @@ fn analyses_at_once_are_capped_and_one_whose_page_goes_away_stops() {
     let server = start(&["--player", "alphabeta:1"]);
     // A second a position: each of these would search for a minute or more.
     let slow = json!({ "pdn": text, "seconds": 1 }).to_string();
-    let open = |body: &str| {
-        use std::io::{Read, Write};
-        let mut stream = std::net::TcpStream::connect(&server.address).unwrap();
-        let head = format!(
-            "POST /api/analyse HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-            server.address,
-            body.len()
-        );
-        stream.write_all(format!("{head}{body}").as_bytes()).unwrap();
-        let mut start = [0; 12];
-        stream.read_exact(&mut start).unwrap();
-        assert_eq!(&start, b"HTTP/1.1 200", "the analysis starts");
-        stream
-    };
-    let first = open(&slow);
-    let second = open(&slow);
+    let first = open_stream(&server, "POST", "/api/analyse", &slow);
+    let second = open_stream(&server, "POST", "/api/analyse", &slow);
     let quick = json!({ "pdn": "1. 11-15 *", "seconds": 0.05 }).to_string();
     let (status, reply) = request(&server, "POST", "/api/analyse", Some(&quick));
     assert_eq!(status, 503, "{reply}");

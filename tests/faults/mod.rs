@@ -10,6 +10,7 @@ pub mod crash;
 mod damaged;
 mod full_disk;
 mod hostile_page;
+mod serve_memory;
 mod untrusted;
 
 use crate::helpers::{arg, assert_no_panic, checkers_zero, run_to_end, succeed};

@@ -1,0 +1,87 @@
+//! `serve`'s memory budget from the outside: the real server with a small budget is asked for
+//! game after game; those it cannot hold are refused with 503 and a message naming the limit and
+//! its settings, it answers on, and its peak resident memory stays under what it held at start
+//! plus the budget plus [`SLACK_KIB`].
+
+use crate::helpers::http;
+use crate::serve::{json_of, open_stream, start, Server};
+use std::io::Read;
+
+/// What the server may hold beyond its start and its budget: request threads, the answers being
+/// built, and what the allocator keeps of freed tables for reuse (glibc's arenas, one for each of
+/// the threads that use it at once, keep some of what was freed in them).
+const SLACK_KIB: u64 = 64 * 1024;
+
+/// Reads `stream` until what came holds `text` (an event of an engine's thinking).
+fn read_until(stream: &mut std::net::TcpStream, text: &str) -> String {
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(120))).unwrap();
+    let mut seen = Vec::new();
+    let mut buffer = [0; 4096];
+    while !String::from_utf8_lossy(&seen).contains(text) {
+        let read = stream.read(&mut buffer).unwrap();
+        assert!(read > 0, "the stream ended without {text:?}: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buffer[..read]);
+    }
+    String::from_utf8_lossy(&seen).into_owned()
+}
+
+/// A new game of `player` in which the engine moves first; its id.
+fn new_game(server: &Server, player: &str) -> Result<String, (u16, String)> {
+    let body = format!(r#"{{"player":"{player}","human":"white"}}"#);
+    let (status, body) = http(&server.address, "POST", "/api/games", Some(&body));
+    if status != 201 {
+        return Err((status, body));
+    }
+    Ok(json_of(status, &body, 201)["id"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn a_server_past_its_memory_budget_refuses_a_game_naming_the_limit_and_answers_on() {
+    // Alpha-beta games: a 4 MiB table each (and a short record), so 13 MiB holds three.
+    let server = start(&["--player", "alphabeta:3s", "--max-memory-mb", "13"]);
+    let at_start = server.peak_memory_kib();
+    // Games created and set thinking (3 s a move), each held by its request, until one is refused.
+    let mut thinking = Vec::new();
+    let (status, refusal) = loop {
+        match new_game(&server, "alphabeta:3s") {
+            Ok(id) => {
+                assert!(thinking.len() < 3, "a fourth 4 MiB game in a 13 MiB budget");
+                let path = format!("/api/games/{id}/think");
+                thinking.push((id, open_stream(&server, "GET", &path, "")));
+            }
+            Err(refused) => break refused,
+        }
+    };
+    assert_eq!((status, thinking.len()), (503, 3), "{refusal}");
+    let error = serde_json::from_str::<serde_json::Value>(&refusal).unwrap()["error"].to_string();
+    for part in ["a game of alphabeta:3s may hold up to 4.0 MiB", "13 MiB memory budget"] {
+        assert!(error.contains(part), "{part}: {error}");
+    }
+    assert!(error.contains("--max-memory-mb") && error.contains("CHECKERS_ZERO_MAX_SERVE_MB"));
+    // It answers on: the games thinking move, and then a new game takes an idle one's place.
+    let (status, _) = http(&server.address, "GET", &format!("/api/games/{}", thinking[0].0), None);
+    assert_eq!(status, 200);
+    for (_, stream) in &mut thinking {
+        read_until(stream, "event: state");
+    }
+    let newest = new_game(&server, "alphabeta:3s").expect("a game once the others are idle");
+    let (status, _) = http(&server.address, "GET", &format!("/api/games/{}", thinking[0].0), None);
+    assert_eq!(status, 404, "the oldest idle game was given up for the new one");
+
+    // Game after game, each searched once: the count cap alone would hold 64 tables (256 MiB).
+    let mut ids = vec![newest];
+    for _ in 0..64 {
+        let id = new_game(&server, "alphabeta:0.02s").expect("idle games make room");
+        let mut stream = open_stream(&server, "GET", &format!("/api/games/{id}/think"), "");
+        read_until(&mut stream, "event: state");
+        ids.push(id);
+    }
+    let held = ids
+        .iter()
+        .filter(|id| http(&server.address, "GET", &format!("/api/games/{id}"), None).0 == 200);
+    assert_eq!(held.count(), 3, "the budget holds three games");
+    let peak = server.peak_memory_kib();
+    let ceiling = at_start + (13 << 10) + SLACK_KIB;
+    assert!(peak < ceiling, "peak {peak} KiB, over {ceiling} KiB (start {at_start} KiB)");
+    eprintln!("serve with a 13 MiB budget: {at_start} KiB at start, {peak} KiB at the peak");
+}
