@@ -85,3 +85,49 @@ fn a_server_past_its_memory_budget_refuses_a_game_naming_the_limit_and_answers_o
     assert!(peak < ceiling, "peak {peak} KiB, over {ceiling} KiB (start {at_start} KiB)");
     eprintln!("serve with a 13 MiB budget: {at_start} KiB at start, {peak} KiB at the peak");
 }
+
+/// A search under a clock counts its MCTS tree at the node ceiling (2 GiB with its spare arena):
+/// the server started to play one in every game stops at start, and a page's MCTS analysis with
+/// `seconds` is refused, each with one line naming the budget, its settings and the ceiling's.
+#[test]
+fn a_search_under_a_clock_past_the_budget_is_refused_at_start_and_for_a_page() {
+    let mut server = crate::helpers::checkers_zero()
+        .args(["serve", "--port", "0", "--time", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let since = std::time::Instant::now();
+    while server.try_wait().unwrap().is_none() {
+        if since.elapsed().as_secs() > 60 {
+            let _ = server.kill();
+            panic!("serve --time 1 started although one game passes the 512 MiB budget");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let out = server.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    let line = super::bad_net::one_error_line(&err);
+    let parts = ["512 MiB memory budget", "--max-memory-mb", "CHECKERS_ZERO_MAX_SERVE_MB"];
+    for part in parts.into_iter().chain(["CHECKERS_ZERO_MAX_TREE_NODES"]) {
+        assert!(line.contains(part), "{part}: {line}");
+    }
+
+    // The shipped net at its 400 playouts a move fits; its analysis at a time a position does not.
+    let server = start(&[]);
+    let game = new_game(&server, "level:8").expect("a game of 400 playouts fits");
+    let (status, _) = http(&server.address, "GET", &format!("/api/games/{game}"), None);
+    assert_eq!(status, 200);
+    let body = r#"{"pdn":"1. 11-15 23-19 *","seconds":1}"#;
+    let (status, reply) = http(&server.address, "POST", "/api/analyse", Some(body));
+    assert_eq!(status, 503, "{reply}");
+    let error = json_of(status, &reply, 503)["error"].as_str().unwrap().to_string();
+    assert!(error.starts_with("an analysis of mcts:"), "{error}");
+    for part in ["512 MiB memory budget", "--max-memory-mb", "CHECKERS_ZERO_MAX_TREE_NODES"] {
+        assert!(error.contains(part), "{part}: {error}");
+    }
+    let (status, _) =
+        http(&server.address, "POST", "/api/analyse", Some(r#"{"pdn":"1. 11-15 *"}"#));
+    assert_eq!(status, 200, "at its own playouts the analysis fits");
+}
