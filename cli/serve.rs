@@ -127,3 +127,26 @@ pub fn run(args: ServeArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    #[derive(Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: super::ServeArgs,
+    }
+
+    #[test]
+    fn the_help_gives_the_memory_budgets_default_and_its_variable() {
+        let help = Serve::command().render_long_help().to_string();
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        let default = format!(
+            "[default: {}, or {}]",
+            super::memory::DEFAULT_BUDGET_MB,
+            super::memory::BUDGET_VAR
+        );
+        assert!(help.contains("--max-memory-mb <MIB>") && help.contains(&default), "{help}");
+    }
+}

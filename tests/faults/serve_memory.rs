@@ -86,29 +86,50 @@ fn a_server_past_its_memory_budget_refuses_a_game_naming_the_limit_and_answers_o
     eprintln!("serve with a 13 MiB budget: {at_start} KiB at start, {peak} KiB at the peak");
 }
 
-/// A search under a clock counts its MCTS tree at the node ceiling (2 GiB with its spare arena):
-/// the server started to play one in every game stops at start, and a page's MCTS analysis with
-/// `seconds` is refused, each with one line naming the budget, its settings and the ceiling's.
-#[test]
-fn a_search_under_a_clock_past_the_budget_is_refused_at_start_and_for_a_page() {
-    let mut server = crate::helpers::checkers_zero()
-        .args(["serve", "--port", "0", "--time", "1"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+/// `serve ARGS` (with `variable` set to its value) ends at start with one error line: that line.
+fn refused_at_start(args: &[&str], variable: Option<(&str, &str)>) -> String {
+    let mut server = crate::helpers::checkers_zero();
+    server.args(["serve", "--port", "0"]).args(args);
+    if let Some((name, value)) = variable {
+        server.env(name, value);
+    }
+    let stdio = std::process::Stdio::null;
+    let mut server = server.stdout(stdio()).stderr(std::process::Stdio::piped()).spawn().unwrap();
     let since = std::time::Instant::now();
     while server.try_wait().unwrap().is_none() {
         if since.elapsed().as_secs() > 60 {
             let _ = server.kill();
-            panic!("serve --time 1 started although one game passes the 512 MiB budget");
+            panic!("serve {args:?} ({variable:?}) started");
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     let out = server.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");
-    let line = super::bad_net::one_error_line(&err);
+    super::bad_net::one_error_line(&err).to_string()
+}
+
+/// The budget's variable sets it when the flag does not, and a value that is not a number of MiB
+/// is refused by name.
+#[test]
+fn the_budgets_variable_sets_it_and_a_bad_value_is_refused_by_name() {
+    let variable = Some(("CHECKERS_ZERO_MAX_SERVE_MB", "1"));
+    let line = refused_at_start(&["--player", "alphabeta:1"], variable);
+    assert!(line.contains("a game of alphabeta:1 may hold up to 4.0 MiB"), "{line}");
+    assert!(line.contains("the server's 1 MiB memory budget"), "{line}");
+    let variable = Some(("CHECKERS_ZERO_MAX_SERVE_MB", "lots"));
+    let line = refused_at_start(&["--player", "alphabeta:1"], variable);
+    assert_eq!(line, "error: CHECKERS_ZERO_MAX_SERVE_MB=`lots`: not a whole number of MiB from 1");
+    let line = refused_at_start(&["--player", "alphabeta:1", "--max-memory-mb", "0"], None);
+    assert!(line.contains("--max-memory-mb") && line.contains("0"), "{line}");
+}
+
+/// A search under a clock counts its MCTS tree at the node ceiling (2 GiB with its spare arena):
+/// the server started to play one in every game stops at start, and a page's MCTS analysis with
+/// `seconds` is refused, each with one line naming the budget, its settings and the ceiling's.
+#[test]
+fn a_search_under_a_clock_past_the_budget_is_refused_at_start_and_for_a_page() {
+    let line = refused_at_start(&["--time", "1"], None);
     let parts = ["512 MiB memory budget", "--max-memory-mb", "CHECKERS_ZERO_MAX_SERVE_MB"];
     for part in parts.into_iter().chain(["CHECKERS_ZERO_MAX_TREE_NODES"]) {
         assert!(line.contains(part), "{part}: {line}");
