@@ -2,11 +2,12 @@
 //! the server runs under an id no other page can guess (128 random bits). Each game, analysis and
 //! engine reserves its worst-case memory of the server's [`Budget`]; a new one gives up the
 //! oldest games beyond [`MAX_GAMES`], then the oldest no request is using while it would pass the
-//! budget, and is refused ([`OverBudget`]) when it passes it still. Engines are loaded once per spec and shared by the games that play
-//! them. A page may start only the built-in engines within [`PAGE_MAX_DEPTH`] and
-//! [`PAGE_MAX_SECONDS`], and the players the server was started with (`--player`, `--net`,
-//! `--page-player`): never a net by a path of its choosing, so it cannot make the server read
-//! files; and a net that fails to load is told to the page in one generic line.
+//! budget, and is refused ([`OverBudget`]) when it passes it still. Engines are loaded once per
+//! spec and shared by the games that play them. A page may start only the built-in engines
+//! within [`PAGE_MAX_DEPTH`] and [`PAGE_MAX_SECONDS`], and the players the server was started
+//! with (`--player`, `--net`, `--page-player`): never a net by a path of its choosing, so it
+//! cannot make the server read files; and a net that fails to load is told to the page in one
+//! generic line.
 
 use super::memory::{self, Budget, OverBudget, Share};
 use anyhow::{Context, Result};
