@@ -97,7 +97,9 @@ pub fn run(args: ServeArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let options = args.thinking.options(nets)?;
     let run = args.run_dir.clone().map(run_view::RunView::open).transpose()?;
     let default_player = crate::shipped_net::or_shipped(args.spec())?;
-    let budget = memory::Budget::new(memory::budget_bytes(args.max_memory_mb)?);
+    let budget = memory::budget_bytes(args.max_memory_mb)?;
+    memory::fit_tree_ceiling(budget);
+    let budget = memory::Budget::new(budget);
     let games = games::Games::new(default_player, args.page_player.clone(), options, budget)?;
     let address = SocketAddr::new(args.bind, args.port);
     if !args.bind.is_loopback() {

@@ -17,7 +17,10 @@ pub const BUDGET_VAR: &str = "CHECKERS_ZERO_MAX_SERVE_MB";
 const ENTRY_BYTES: u64 = 16;
 /// Bytes of an MCTS tree node with its edges and its arena's spare room, as measured for the
 /// search's node ceiling (docs/reliability.md).
-const NODE_BYTES: u64 = 350;
+const NODE_BYTES: u64 = search::NODE_BYTES as u64;
+/// One search under a clock may fill this share of the budget with its tree (see
+/// [`fit_tree_ceiling`]): a quarter, so that four such games or analyses fit at once.
+const CLOCKED_TREE_SHARE: u64 = 4;
 /// The evaluation cache a libtorch net keeps in front of its inference server (2^17
 /// evaluations); a sparse net keeps none.
 const NET_CACHE_BYTES: u64 = 32 << 20;
@@ -38,6 +41,16 @@ pub fn budget_bytes(flag: Option<u64>) -> anyhow::Result<u64> {
         (None, Err(_)) => DEFAULT_BUDGET_MB,
     };
     Ok(mb.saturating_mul(1 << 20))
+}
+
+/// Lowers the node ceiling of this process's searches, unless [`search::MAX_TREE_NODES_VAR`]
+/// sets it, so that a search under a clock, its tree twice over while it keeps a subtree, fills
+/// at most a quarter of `budget` bytes: such a search ends early and plays its move when its tree
+/// is full, so that `serve --time S` and analyses with `seconds` fit the default budget.
+pub fn fit_tree_ceiling(budget: u64) {
+    if !search::tree_node_limit_is_configured() {
+        search::lower_tree_node_limit((budget / CLOCKED_TREE_SHARE / (2 * NODE_BYTES)) as usize);
+    }
 }
 
 /// A budget and what is reserved of it.

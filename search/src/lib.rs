@@ -79,4 +79,7 @@ pub use search::Search;
 pub use selfplay_game::SelfPlayGame;
 pub use server::{Batching, InferenceServer, Served, ServerClient};
 pub use tables::{table_probe, table_value, table_winner};
-pub use tree::{tree_node_limit, MAX_TREE_NODES, MAX_TREE_NODES_VAR};
+pub use tree::{
+    lower_tree_node_limit, tree_node_limit, tree_node_limit_is_configured, MAX_TREE_NODES,
+    MAX_TREE_NODES_VAR, NODE_BYTES,
+};

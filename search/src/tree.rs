@@ -10,6 +10,7 @@
 use crate::decision::{Decision, Terminal};
 use crate::solver::Proof;
 use draughts::{Color, Step};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// Index of a node in the arena.
 pub(crate) type NodeId = u32;
@@ -27,15 +28,40 @@ pub const NODE_BYTES: usize = 350;
 /// The environment variable that sets another limit, in nodes.
 pub const MAX_TREE_NODES_VAR: &str = "CHECKERS_ZERO_MAX_TREE_NODES";
 
-/// The node limit of every search of this process: [`MAX_TREE_NODES`], or [`MAX_TREE_NODES_VAR`].
+/// The node limit of every search of this process: [`MAX_TREE_NODES`], or [`MAX_TREE_NODES_VAR`],
+/// or lower where [`lower_tree_node_limit`] lowered it.
 pub fn tree_node_limit() -> usize {
-    static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var(MAX_TREE_NODES_VAR)
-            .ok()
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or(MAX_TREE_NODES)
-    })
+    match LIMIT.load(Relaxed) {
+        0 => {
+            let _ = LIMIT.compare_exchange(0, configured_limit(), Relaxed, Relaxed);
+            LIMIT.load(Relaxed)
+        }
+        limit => limit,
+    }
+}
+
+/// Whether [`MAX_TREE_NODES_VAR`] sets this process's limit.
+pub fn tree_node_limit_is_configured() -> bool {
+    std::env::var_os(MAX_TREE_NODES_VAR).is_some()
+}
+
+/// Lowers this process's node limit to `nodes` (at least one) where it is higher; searches
+/// started afterwards hold to it. A program that budgets its searches' memory (`serve`) calls it
+/// once at its start.
+pub fn lower_tree_node_limit(nodes: usize) {
+    tree_node_limit();
+    LIMIT.fetch_min(nodes.max(1), Relaxed);
+}
+
+/// This process's limit: 0 until it is first read.
+static LIMIT: AtomicUsize = AtomicUsize::new(0);
+
+/// The limit [`MAX_TREE_NODES_VAR`] sets, else [`MAX_TREE_NODES`].
+fn configured_limit() -> usize {
+    std::env::var(MAX_TREE_NODES_VAR)
+        .ok()
+        .and_then(|n| n.trim().parse().ok())
+        .map_or(MAX_TREE_NODES, |n: usize| n.max(1))
 }
 
 /// "No node": a root's parent, an unvisited edge's child.
