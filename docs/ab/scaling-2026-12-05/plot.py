@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Elo against core-hours for the scaling config and the old default, from the head-to-head match
+records beside this file (`python3 plot.py` writes elo-vs-core-hours.svg and prints the table).
+
+The matches form a chain (each net met the one before it, and the old default's nets meet the new
+config's through one match), so each net's Elo is the sum of the matches' Elo differences along
+the chain from the half-hour net (rated 0), and its 95% interval adds their variances (each
+match's score variance from its wins, draws and losses, through the Elo curve's slope)."""
+import json
+import math
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OLD_4H_VS_2H = os.path.join(HERE, "..", "2026-12-04-default-4h-vs-search-value-2-0.1s.jsonl")
+
+# (record, the newer or rated player's name, the other's name, the rated net, the net it is rated
+# from, the rated net's series and core-hours)
+MATCHES = [
+    ("1ch-vs-0.5ch.jsonl", "mcts:1ch-best:0.1s", "mcts:0.5ch-best:0.1s", "new 1", "new 0.5"),
+    ("2ch-vs-1ch.jsonl", "mcts:2ch-best:0.1s", "mcts:1ch-best:0.1s", "new 2", "new 1"),
+    ("4ch-vs-2ch.jsonl", "mcts:4ch-best:0.1s", "mcts:2ch-best:0.1s", "new 4", "new 2"),
+    ("2ch-vs-4h-reference.jsonl", "mcts:2026-12-04-default-4h-best:0.1s", "mcts:2ch-best:0.1s",
+     "old 4", "new 2"),
+    (OLD_4H_VS_2H, "mcts:default2h:0.1s", "mcts:default4h:0.1s", "old 2", "old 4"),
+]
+SERIES = {"new": ("scaling config (configs/scaling.toml)", "#1f77b4"),
+          "old": ("old default (the 4-hour reference run)", "#d62728")}
+
+
+def tally(path, player, other):
+    """Wins, draws and losses of `player` against `other` in the record at `path`."""
+    w = d = l = 0
+    for line in open(os.path.join(HERE, path)):
+        r = json.loads(line)
+        if {r["black"], r["white"]} != {player, other}:
+            continue
+        if r["result"] == "1/2-1/2":
+            d += 1
+        elif (r["result"] == "1-0") == (r["black"] == player):
+            w += 1
+        else:
+            l += 1
+    return w, d, l
+
+
+def elo_and_variance(w, d, l):
+    """The Elo difference a score gives, and its variance."""
+    n = w + d + l
+    s = (w + d / 2) / n
+    var_s = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2) / n / n
+    slope = 400 / (math.log(10) * s * (1 - s))
+    return -400 * math.log10(1 / s - 1), var_s * slope ** 2
+
+
+def ratings():
+    """Each net's (Elo, 95% half-width, games behind its last link)."""
+    rated = {"new 0.5": (0.0, 0.0, 0)}
+    for path, player, other, net, base in MATCHES:
+        w, d, l = tally(path, player, other)
+        diff, var = elo_and_variance(w, d, l)
+        elo, base_var, _ = rated[base][0], rated[base][1], None
+        rated[net] = (elo + diff, base_var + var, w + d + l)
+    return {net: (elo, 1.96 * math.sqrt(var), games) for net, (elo, var, games) in rated.items()}
+
+
+def svg(rated):
+    width, height, left, right, top, bottom = 720, 440, 70, 250, 30, 55
+    xs = [math.log2(float(net.split()[1])) for net in rated]
+    ys = [e for e, m, _ in rated.values() for e in (e - m, e + m)]
+    x0, x1 = min(xs) - 0.3, max(xs) + 0.3
+    y0, y1 = math.floor(min(ys) / 50) * 50, math.ceil(max(ys) / 50) * 50
+    px = lambda h: left + (math.log2(h) - x0) / (x1 - x0) * (width - left - right)
+    py = lambda e: height - bottom - (e - y0) / (y1 - y0) * (height - top - bottom)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="{width}" height="{height}" fill="white"/>']
+    for e in range(int(y0), int(y1) + 1, 50):
+        out.append(f'<line x1="{left}" x2="{width - right}" y1="{py(e):.1f}" y2="{py(e):.1f}" '
+                   f'stroke="#ddd"/><text x="{left - 8}" y="{py(e) + 4:.1f}" '
+                   f'text-anchor="end">{e}</text>')
+    for h in (0.5, 1, 2, 4, 8):
+        if x0 <= math.log2(h) <= x1:
+            out.append(f'<text x="{px(h):.1f}" y="{height - bottom + 18}" '
+                       f'text-anchor="middle">{h:g}</text>')
+    out.append(f'<text x="{(left + width - right) / 2}" y="{height - 12}" text-anchor="middle">'
+               'core-hours of training (one core of the 2-core machine), log scale</text>')
+    out.append(f'<text x="16" y="{(top + height - bottom) / 2}" text-anchor="middle" '
+               f'transform="rotate(-90 16 {(top + height - bottom) / 2})">'
+               'Elo, head to head at 0.1 s a move (95% interval)</text>')
+    for k, (key, (label, colour)) in enumerate(SERIES.items()):
+        # Each series a little to the side of the other, so that their intervals do not overlap.
+        nudge = 2 ** (0.04 * (2 * k - 1))
+        points = sorted((float(n.split()[1]) * nudge, v) for n, v in rated.items() if n.startswith(key))
+        path = " ".join(f"{px(h):.1f},{py(e):.1f}" for h, (e, _, _) in points)
+        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for h, (e, m, _) in points:
+            out.append(f'<line x1="{px(h):.1f}" x2="{px(h):.1f}" y1="{py(e - m):.1f}" '
+                       f'y2="{py(e + m):.1f}" stroke="{colour}"/>'
+                       f'<circle cx="{px(h):.1f}" cy="{py(e):.1f}" r="4" fill="{colour}"/>')
+        ly = top + 20 + 22 * k
+        out.append(f'<line x1="{width - right + 15}" x2="{width - right + 40}" y1="{ly}" '
+                   f'y2="{ly}" stroke="{colour}" stroke-width="2"/>'
+                   f'<text x="{width - right + 46}" y="{ly + 4}">{label}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    rated = ratings()
+    print("| net | core-hours | Elo [95%] | games of its last link |")
+    print("| --- | ---: | ---: | ---: |")
+    for net, (elo, margin, games) in sorted(rated.items(), key=lambda x: (x[0][:3], float(x[0][4:]))):
+        series, hours = net.split()
+        print(f"| {series} | {hours} | {elo:+.0f} [{elo - margin:+.0f}, {elo + margin:+.0f}] | {games} |")
+    with open(os.path.join(HERE, "elo-vs-core-hours.svg"), "w") as f:
+        f.write(svg(rated))
