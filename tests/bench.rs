@@ -6,7 +6,7 @@
 use crate::helpers::{arg, succeed};
 
 /// The JSON keys the bench promises (issue: "`checkers-zero bench`").
-const NUMBERS: [&str; 25] = [
+const NUMBERS: [&str; 26] = [
     "perft_nodes_per_s",
     "perft_depth",
     "perft_nodes",
@@ -26,6 +26,7 @@ const NUMBERS: [&str; 25] = [
     "match_pos_per_s",
     "match_efficiency",
     "match_games_per_hour",
+    "match_mean_batch",
     "train_samples_per_s",
     "train_sync_samples_per_s",
     "train_efficiency",
@@ -116,7 +117,7 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
             let value = size[key].as_f64().unwrap_or_else(|| panic!("sizes.{key}"));
             assert!(value.is_finite() && value > 0.0, "{size}: {key} = {value}");
         }
-        assert!(text.contains(&format!("| {} |", size["net"].as_str().unwrap())), "{text}");
+        assert!(text.contains(&format!("| size: {} |", size["net"].as_str().unwrap())), "{text}");
     }
     assert_eq!(
         figures.len(),

@@ -173,6 +173,7 @@ pub fn run(options: BenchOptions) -> Result<()> {
         match_pos_per_s: matches.positions_per_s,
         match_efficiency: matches.positions_per_s / selfplay.positions_per_s.max(1e-9),
         match_games_per_hour: matches.games_per_hour,
+        match_mean_batch: matches.mean_batch,
         train_samples_per_s: train.pipeline_samples_per_s,
         train_sync_samples_per_s: train.sync_samples_per_s,
         train_efficiency: train.ratio,

@@ -2,7 +2,8 @@
 //! self-play's full playouts, as many games at once as `match` plays between nets (their leaves
 //! share each net's inference server and its evaluation cache, as in `match`). Gives the positions
 //! the nets evaluated per second (the cache's answers not counted), to set beside
-//! self-play's at the same net and playouts (`match_efficiency`).
+//! self-play's at the same net and playouts (`match_efficiency`), and how many positions a
+//! forward pass took (`match_mean_batch`).
 
 use anyhow::Result;
 use arena::{
@@ -33,6 +34,8 @@ pub struct MatchBench {
     pub seconds: f64,
     /// `positions / seconds`.
     pub positions_per_s: f64,
+    /// Positions per forward pass of the nets (their inference servers' merged batches).
+    pub mean_batch: f64,
     /// Games finished per hour.
     pub games_per_hour: f64,
 }
@@ -44,11 +47,14 @@ pub fn bench_matches(
     playouts: u32,
     games: usize,
 ) -> Result<MatchBench> {
-    let positions = Arc::new(AtomicU64::new(0));
+    let (positions, batches) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
     let mut nets = Vec::new();
     for _ in 0..2 {
-        let counted =
-            Counted { net: NetEvaluator::new(make_inference()?), positions: positions.clone() };
+        let counted = Counted {
+            net: NetEvaluator::new(make_inference()?),
+            positions: positions.clone(),
+            batches: batches.clone(),
+        };
         let cached = CachedEvaluator::new(counted, search::DEFAULT_EVAL_CACHE);
         nets.push(model::served(Box::new(cached), 0));
     }
@@ -68,25 +74,29 @@ pub fn bench_matches(
     let played = run_fixtures(&a, &b, &fixtures, config, |_| ControlFlow::Continue(()))?;
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
     let positions = positions.load(Ordering::Relaxed);
+    let batches = batches.load(Ordering::Relaxed);
     Ok(MatchBench {
         games: played.len() as u64,
         playouts,
         positions,
         seconds,
         positions_per_s: positions as f64 / seconds,
+        mean_batch: positions as f64 / batches.max(1) as f64,
         games_per_hour: played.len() as f64 * 3600.0 / seconds,
     })
 }
 
-/// A net evaluator that counts the positions it evaluates.
+/// A net evaluator that counts the positions it evaluates and its calls (forward passes).
 struct Counted {
     net: NetEvaluator,
     positions: Arc<AtomicU64>,
+    batches: Arc<AtomicU64>,
 }
 
 impl Evaluator for Counted {
     fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
         self.positions.fetch_add(requests.len() as u64, Ordering::Relaxed);
+        self.batches.fetch_add(1, Ordering::Relaxed);
         self.net.evaluate(requests)
     }
 }

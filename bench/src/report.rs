@@ -39,6 +39,8 @@ pub struct Figures {
     /// `match_pos_per_s / selfplay_pos_per_s`.
     pub match_efficiency: f64,
     pub match_games_per_hour: f64,
+    /// Positions per forward pass in the match (the servers' merged batches).
+    pub match_mean_batch: f64,
     pub train_samples_per_s: f64,
     /// Training with each batch assembled on the training thread (before the batch thread).
     pub train_sync_samples_per_s: f64,
@@ -193,10 +195,12 @@ fn match_and_training_rows(f: &Figures, m: &MatchBench, t: &TrainBench, net: &st
         "match",
         rate(f.match_pos_per_s, "pos/s"),
         format!(
-            "positions evaluated, two {net} nets at {} playouts, {} games at once, {:.0} games/h",
+            "positions evaluated, two {net} nets at {} playouts, {} games at once, {:.0} games/h, \
+             {:.1} positions a forward pass",
             m.playouts,
             arena::GAMES_SHARING_NETS.min(m.games as usize),
-            f.match_games_per_hour
+            f.match_games_per_hour,
+            f.match_mean_batch
         ),
     );
     row(
@@ -292,7 +296,7 @@ fn size_rows(f: &Figures) {
     let Some(narrowest) = f.sizes.first() else { return };
     for size in &f.sizes {
         row(
-            &size.net,
+            &format!("size: {}", size.net),
             rate(size.evals_per_s, "evals/s"),
             format!(
                 "one position a call, {:.2}x the {}'s; full alpha-beta engine, net incremental: \
