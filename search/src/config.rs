@@ -5,9 +5,10 @@ use crate::settings::{Key, Range, Value};
 use serde::{Deserialize, Serialize};
 
 crate::settings! {
-    /// Everything the MCTS and the self-play game driver read. Every field has a default, so a
-    /// config file names only what it changes; unknown fields are rejected. Each setting is
-    /// declared once below: its type, default and range (see [`crate::settings!`]).
+    /// Everything the MCTS and the self-play game driver (the `selfplay` crate's) read. Every
+    /// field has a default, so a config file names only what it changes; unknown fields are
+    /// rejected. Each setting is declared once below: its type, default and range (see
+    /// [`crate::settings!`]).
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
     #[serde(deny_unknown_fields, default)]
     pub struct MctsConfig ("") {
@@ -22,7 +23,8 @@ crate::settings! {
         /// 0 turns noise off (for players).
         dirichlet_fraction: f32 = 0.25, Range::Closed(0.0, 1.0);
         /// Leaves one search may hand to the evaluator at once (virtual loss spreads them); also the
-        /// batch of the single-game conveniences ([`crate::Search::run`], [`crate::SelfPlayGame::play`]).
+        /// batch of the single-game conveniences ([`crate::Search::run`], self-play's
+        /// `SelfPlayGame::play`).
         leaves_per_batch: u32 = 8, Range::AtLeast(1.0), player;
         /// MCTS-solver: game ends (and endgame-table positions) are exact values that the search
         /// proves up the tree; it plays a proven win and avoids a proven loss (see `solver.rs`).

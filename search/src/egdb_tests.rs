@@ -1,11 +1,9 @@
-//! The MCTS with endgame tables: table positions are leaves of exact value, never evaluated; a
-//! self-play game may be adjudicated at the first of them.
+//! The MCTS with endgame tables: table positions are leaves of exact value, never evaluated.
 
 use crate::{
-    Budget, EvalError, EvalRequest, Evaluation, Evaluator, GameEnd, MctsConfig, PlayoutCap, Search,
-    SelfPlayGame, UniformEvaluator,
+    Budget, EvalError, EvalRequest, Evaluation, Evaluator, MctsConfig, Search, UniformEvaluator,
 };
-use draughts::{Color, DrawRules, Game, Position, Turn};
+use draughts::{DrawRules, Game, Position, Turn};
 use egdb::{Tables, Wdl};
 use std::sync::Arc;
 
@@ -94,42 +92,6 @@ fn advancing_into_a_table_leaf_searches_from_it() {
     assert_eq!(result.visits, 100);
     assert!(result.value < -0.9, "White is lost: {result:?}");
     assert_eq!(evaluator.requests, 1);
-}
-
-/// Plays a self-play game from `fen` with the tables (16 visits a decision, at most 20 plies).
-fn self_played(fen: &str, adjudicate: bool) -> crate::GameRecord {
-    let rules = DrawRules { max_plies: 20, ..DrawRules::default() };
-    let game = Game::new(Position::from_fen(fen).unwrap(), rules);
-    let cap = PlayoutCap { full_visits: 16, cheap_visits: 16, full_probability: 1.0 };
-    let config = MctsConfig { playout_cap: cap, ..MctsConfig::default() };
-    let game = SelfPlayGame::with_tables(&config, game, 5, Some(tables()), adjudicate).unwrap();
-    game.play(&mut UniformEvaluator).unwrap()
-}
-
-#[test]
-fn self_play_ends_at_the_first_table_position_with_its_result() {
-    // Already in the tables: over before a move.
-    let record = self_played(WON, true);
-    assert_eq!(record.end, GameEnd::Tables { winner: Some(Color::Black) });
-    assert!(record.moves.is_empty() && record.decisions.is_empty());
-    // Four pieces: Black's forced 14x23 reaches the tables, which give their result.
-    let record = self_played("B:W18,K32:B14,K1", true);
-    assert_eq!(record.moves.len(), 1, "{record:?}");
-    let GameEnd::Tables { winner } = record.end else { panic!("{record:?}") };
-    let after = Position::from_fen("B:W18,K32:B14,K1").unwrap().play(record.moves[0]);
-    assert_eq!(Some(winner), crate::table_winner(&tables(), &after));
-}
-
-#[test]
-fn self_play_without_adjudication_plays_on_by_the_rules() {
-    let record = self_played(WON, false);
-    assert!(matches!(record.end, GameEnd::Played(_)), "{record:?}");
-    assert!(!record.moves.is_empty());
-    // Every searched decision of the winner saw its win.
-    let black =
-        record.decisions.iter().filter(|d| d.observation.position.side_to_move() == Color::Black);
-    assert!(black.clone().count() > 0);
-    assert!(black.clone().all(|d| d.search_value > 0.5), "{:?}", record.decisions);
 }
 
 #[test]

@@ -1,16 +1,17 @@
 //! Search for checkers-zero: PUCT Monte-Carlo tree search over step decisions with batched
-//! evaluation, a self-play game driver that records training data, and an alpha-beta engine as
-//! a fixed baseline opponent.
+//! evaluation, the records of self-play games, and an alpha-beta engine as a fixed baseline
+//! opponent. Self-play itself (the game driver, its workers) is the `selfplay` crate's.
 //!
 //! The MCTS talks to a net only through [`Evaluator`]; nothing here knows tch.
 //! Its actions are [`draughts::Step`]s: a multi-jump is several decisions by the same side.
 //!
-//! A self-play worker keeps many [`SelfPlayGame`]s in flight; per round it calls each game's
-//! `select_leaves(k, &mut requests)`, remembers how many each appended, evaluates all requests in
-//! one [`Evaluator::evaluate`] call, and hands each game its slice with `apply`. A game whose
-//! `select_leaves` appends nothing has ended: take its [`GameRecord`] with `into_record`.
-//! Players use [`Search`] directly: `run` with a [`Budget`], `result`, `choose_step(0.0)`,
-//! `advance` / `advance_move` to keep the tree between moves.
+//! A [`Search`] can be driven step-wise, so that a self-play worker keeps many in flight: `begin`
+//! a decision with a [`Budget`], then per round `select_leaves(k, &mut requests)` on each search,
+//! one [`Evaluator::evaluate`] call for all their requests, and each search's slice back with
+//! `apply`; a search whose `select_leaves` appends nothing is complete: `result`,
+//! `choose_step(temperature)`, `advance` to the next decision. Players use `run` with a
+//! [`Budget`] in place of the rounds, `choose_step(0.0)`, and `advance` / `advance_move` to keep
+//! the tree between moves.
 //!
 //! ```
 //! use draughts::{DrawRules, Game, Position};
@@ -46,10 +47,8 @@ mod evaluator;
 mod noise;
 mod puct;
 mod record;
-mod resign;
 mod result;
 mod search;
-mod selfplay_game;
 mod server;
 pub mod settings;
 mod solver;
@@ -76,7 +75,6 @@ pub use evaluator::{
 pub use record::{DecisionRecord, GameEnd, GameRecord, ResignationRecord};
 pub use result::{RootStep, SearchResult};
 pub use search::Search;
-pub use selfplay_game::SelfPlayGame;
 pub use server::{Batching, InferenceServer, Served, ServerClient};
 pub use tables::{table_probe, table_value, table_winner};
 pub use tree::{

@@ -1,5 +1,5 @@
 //! What the endgame tables say about a position at the start of a move, for the search, the
-//! self-play driver and match adjudication alike.
+//! self-play game driver (the `selfplay` crate's) and match adjudication alike.
 
 use draughts::{Color, Position};
 use egdb::{Probe, Tables, Wdl};

@@ -1,9 +1,9 @@
-//! Behaviour of the MCTS and the self-play driver with the uniform and scripted evaluators.
+//! Behaviour of the MCTS with the uniform and scripted evaluators.
 
 use crate::test_positions::{position, shot_step, step, two_for_one_shot};
 use crate::{
-    Budget, EvalError, EvalRequest, Evaluation, Evaluator, GameEnd, MctsConfig, PlayoutCap,
-    Resignation, ScriptedEvaluator, Search, SearchError, SelfPlayGame, UniformEvaluator,
+    Budget, EvalError, EvalRequest, Evaluation, Evaluator, MctsConfig, ScriptedEvaluator, Search,
+    SearchError, UniformEvaluator,
 };
 use draughts::{Color, Direction, DrawRules, Game, Position, Step, Turn};
 
@@ -238,102 +238,6 @@ fn leaves_from_many_searches_share_one_evaluator_call() {
     }
     assert!(searches.iter().all(|s| s.root_visits() == 200));
     assert!(evaluator.calls < 60, "{} calls for {} requests", evaluator.calls, evaluator.requests);
-}
-
-#[test]
-fn a_seeded_self_play_game_is_reproducible() {
-    let config = MctsConfig {
-        playout_cap: PlayoutCap { full_visits: 48, cheap_visits: 12, full_probability: 0.5 },
-        ..MctsConfig::default()
-    };
-    let rules = DrawRules { max_plies: 80, ..DrawRules::default() };
-    let play = |seed| {
-        SelfPlayGame::new(&config, Game::new(Position::start(), rules), seed)
-            .unwrap()
-            .play(&mut UniformEvaluator)
-            .unwrap()
-    };
-    let first = play(11);
-    assert_eq!(first, play(11));
-    assert_ne!(first.moves, play(12).moves);
-    let last = first.decisions.last().unwrap();
-    assert_eq!(last.plies_to_end, first.moves.len() as u32 - last.ply);
-    for decision in &first.decisions {
-        assert_eq!(
-            decision.result,
-            first.end.score_for(decision.observation.position.side_to_move())
-        );
-        assert!((decision.policy.iter().map(|p| p.1).sum::<f32>() - 1.0).abs() < 1e-5);
-    }
-}
-
-#[test]
-fn playout_cap_randomisation_mixes_full_and_cheap_searches_as_configured() {
-    let config = MctsConfig {
-        playout_cap: PlayoutCap { full_visits: 16, cheap_visits: 4, full_probability: 0.3 },
-        ..MctsConfig::default()
-    };
-    let rules = DrawRules { max_plies: 100, ..DrawRules::default() };
-    let decisions: Vec<_> = (0..6)
-        .flat_map(|seed| {
-            let game =
-                SelfPlayGame::new(&config, Game::new(Position::start(), rules), seed).unwrap();
-            game.play(&mut UniformEvaluator).unwrap().decisions
-        })
-        .collect();
-    let full = decisions.iter().filter(|d| d.full_search).count() as f64 / decisions.len() as f64;
-    assert!(decisions.len() > 200, "{} decisions", decisions.len());
-    assert!((full - 0.3).abs() < 0.08, "share of full searches {full}");
-}
-
-/// Values each position as if Black were lost: -0.99 for Black to move, 0.99 for White.
-struct BlackIsLost;
-
-impl Evaluator for BlackIsLost {
-    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
-        let mut uniform = UniformEvaluator.evaluate(requests)?;
-        for (evaluation, request) in uniform.iter_mut().zip(requests) {
-            evaluation.value = if request.mover() == Color::Black { -0.99 } else { 0.99 };
-        }
-        Ok(uniform)
-    }
-}
-
-#[test]
-fn a_side_resigns_after_consecutive_hopeless_searches_unless_resignation_is_off() {
-    let resign =
-        Resignation { enabled: true, threshold: -0.9, consecutive: 2, disabled_share: 0.0 };
-    let config = MctsConfig {
-        resignation: resign.clone(),
-        playout_cap: PlayoutCap { full_visits: 16, cheap_visits: 16, full_probability: 1.0 },
-        ..MctsConfig::default()
-    };
-    let rules = DrawRules { max_plies: 30, ..DrawRules::default() };
-    let record = SelfPlayGame::new(&config, Game::new(Position::start(), rules), 3)
-        .unwrap()
-        .play(&mut BlackIsLost)
-        .unwrap();
-    assert_eq!(record.end, GameEnd::Resigned { loser: Color::Black });
-    assert!(
-        record.moves.len() <= 4,
-        "Black resigns at its second decision: {} plies",
-        record.moves.len()
-    );
-    assert!(record.resignation.enabled);
-
-    let config =
-        MctsConfig { resignation: Resignation { disabled_share: 1.0, ..resign }, ..config };
-    let record = SelfPlayGame::new(&config, Game::new(Position::start(), rules), 3)
-        .unwrap()
-        .play(&mut BlackIsLost)
-        .unwrap();
-    assert!(matches!(record.end, GameEnd::Played(_)), "{:?}", record.end);
-    assert!(!record.resignation.enabled);
-    assert_eq!(record.resignation.would_have_resigned.map(|(side, _)| side), Some(Color::Black));
-    assert_eq!(
-        record.resignation.false_positive(record.end),
-        Some(record.end.score_for(Color::Black) >= 0)
-    );
 }
 
 #[test]

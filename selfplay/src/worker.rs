@@ -2,9 +2,10 @@
 //! one batch (one forward pass), so the net never runs on a single position. Workers run on their
 //! own threads; finished games flow back to the caller over a channel.
 
+use crate::game::SelfPlayGame;
 use draughts::{DrawRules, Game, Position};
 use egdb::Tables;
-use search::{EvalRequest, Evaluator, GameRecord, MctsConfig, SearchError, SelfPlayGame};
+use search::{EvalRequest, Evaluator, GameRecord, MctsConfig, SearchError};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};

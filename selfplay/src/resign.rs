@@ -1,8 +1,7 @@
-//! Watches the root values of a game for the resignation condition.
+//! Watches the root values of a self-play game for the resignation condition.
 
-use crate::config::Resignation;
-use crate::record::ResignationRecord;
 use draughts::Color;
+use search::{Resignation, ResignationRecord};
 
 /// Per side, the run of searched decisions with a root value below the threshold.
 #[derive(Clone, Debug)]
@@ -49,6 +48,7 @@ impl ResignationWatch {
         false
     }
 
+    /// Whether this game could resign, and where it would have when it could not.
     pub fn record(&self) -> ResignationRecord {
         self.record
     }

@@ -4,17 +4,15 @@
 //! exact leaves, and the game may be adjudicated at the first such position
 //! ([`SelfPlayGame::with_tables`]).
 
-use crate::config::MctsConfig;
-use crate::error::SearchError;
-use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
-use crate::record::{DecisionRecord, GameEnd, GameRecord};
 use crate::resign::ResignationWatch;
-use crate::search::Search;
-use crate::tables::table_winner;
 use draughts::{Game, Step, Turn};
 use egdb::Tables;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use search::{
+    table_winner, DecisionRecord, EvalRequest, Evaluation, Evaluator, GameEnd, GameRecord,
+    MctsConfig, Search, SearchError,
+};
 use std::sync::Arc;
 
 /// Mixed into the game's seed for the driver's own draws, so they differ from the search's.
@@ -141,7 +139,7 @@ impl SelfPlayGame {
     fn commit_decision(&mut self) -> Result<(), SearchError> {
         let mut result = self.search.result();
         let config = self.search.config();
-        // Forced playouts ran only where the root had noise (see `Search::descend`).
+        // Forced playouts ran only where the root had noise (see the search's `Search::descend`).
         if config.forced_playouts > 0.0 && config.budget(self.full_search).root_noise {
             result.prune_forced_playouts(config.c_puct, config.forced_playouts);
         }
@@ -212,3 +210,6 @@ impl SelfPlayGame {
         true
     }
 }
+
+#[cfg(test)]
+mod tests;
