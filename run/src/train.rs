@@ -13,7 +13,7 @@ use crate::store_retry::retry;
 use crate::train_store::download_state;
 use anyhow::{bail, Result};
 use egdb::Tables;
-use follow::warn_damaged;
+use follow::report_refresh;
 use runconfig::RunConfig;
 use rundata::{layout, RunDir};
 use train::{EndgameSet, TrainPaths, Trainer};
@@ -89,7 +89,7 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig, tables: Option<&Tables>) -
             run.train_dir().display()
         );
     }
-    warn_damaged(&opened.replay);
+    report_refresh(&opened.replay);
     if let Some(from) = &opened.resumed_from {
         eprintln!("resumed training at step {} from {}", trainer.step(), from.display());
     }

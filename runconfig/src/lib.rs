@@ -19,4 +19,7 @@ pub mod train;
 
 pub use run::{BudgetConfig, EgdbConfig, RunConfig, RunLoopConfig, RunMode};
 pub use selfplay::{DrawConfig, SelfPlayConfig, SelfPlayConfigError, ServerConfig};
-pub use train::{OptimizerConfig, Progress, RateDrop, ScheduleConfig, TrainConfig, WindowConfig};
+pub use train::{
+    GrowSchedule, OptimizerConfig, Progress, RateDrop, ScheduleConfig, TrainConfig, Widening,
+    WindowConfig,
+};

@@ -6,7 +6,7 @@ use crate::train::TrainConfig;
 use ::egdb::Tables;
 use anyhow::{bail, Context, Result};
 use arena::{EvalConfig, GateConfig};
-use netfile::NetConfig;
+use netfile::{NetConfig, SparseConfig};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
@@ -190,8 +190,32 @@ impl RunConfig {
             bail!("`selfplay.adjudicate_egdb` needs tables: set `egdb.pieces`");
         }
         self.train.validate().context("in section [train]")?;
+        self.check_growth()?;
         self.gate.validate().context("in section [gate]")?;
         self.eval.validate().context("in section [eval]")?;
+        Ok(())
+    }
+
+    /// Checks `train.grow` against the net: only a sparse net grows, and each width is one the
+    /// net family allows, above `net.accumulator`.
+    fn check_growth(&self) -> Result<()> {
+        let Some(first) = self.train.grow.0.first() else {
+            return Ok(());
+        };
+        let NetConfig::Sparse(sparse) = &self.net else {
+            bail!("`train.grow`: only a sparse net grows (`net.kind` is resnet)");
+        };
+        if first.accumulator <= sparse.accumulator {
+            bail!(
+                "`train.grow`: the first widening's accumulator = {} must be above `net.accumulator` = {}",
+                first.accumulator,
+                sparse.accumulator
+            );
+        }
+        for width in self.train.grow.widths() {
+            let grown = NetConfig::Sparse(SparseConfig { accumulator: width, ..sparse.clone() });
+            grown.validate().with_context(|| format!("in `train.grow` (accumulator = {width})"))?;
+        }
         Ok(())
     }
 }
@@ -278,6 +302,33 @@ mod tests {
         ::egdb::build(dir.path(), 2, |_| {}).unwrap();
         assert_eq!(missing.load().unwrap().unwrap().max_pieces(), 2);
         assert!(EgdbConfig::default().load().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_growth_schedule_is_checked_against_the_net() {
+        let grow = |config: &str, widenings: &str| {
+            let text = shipped(config).replace("[train]", &format!("[train]\ngrow = {widenings}"));
+            RunConfig::parse(&text).map_err(|e| format!("{e:#}"))
+        };
+        let grown = grow(
+            "tiny-sparse.toml",
+            "[{at = 500, accumulator = 32}, {at = 900, accumulator = 64}]",
+        );
+        assert_eq!(grown.unwrap().train.grow.widths().collect::<Vec<_>>(), [32, 64]);
+        for (config, widenings, expected) in [
+            ("tiny.toml", "[{at = 500, accumulator = 32}]", "only a sparse net grows"),
+            ("tiny-sparse.toml", "[{at = 500, accumulator = 16}]", "above `net.accumulator` = 16"),
+            ("tiny-sparse.toml", "[{at = 500, accumulator = 5000}]", "accumulator = 5000"),
+            (
+                "tiny-sparse.toml",
+                "[{at = 900, accumulator = 32}, {at = 500, accumulator = 64}]",
+                "in section [train]: `grow`",
+            ),
+            ("tiny-sparse.toml", "[{at = 500, acumulator = 32}]", "acumulator"),
+        ] {
+            let err = grow(config, widenings).unwrap_err();
+            assert!(err.contains(expected) && !err.contains('\n'), "{widenings}: {err}");
+        }
     }
 
     #[test]

@@ -14,12 +14,15 @@
 //! total_steps = 100000
 //! ```
 
+mod grow;
 mod schedule;
 mod window;
 
+pub use grow::{GrowSchedule, Widening};
 pub use schedule::{OptimizerConfig, Progress, RateDrop, ScheduleConfig};
 pub use window::WindowConfig;
 
+use grow::GROW_RULE;
 use schedule::{OPTIMIZER_RULE, SCHEDULE_RULE};
 use search::settings::{Invalid, Range};
 use serde::{Deserialize, Serialize};
@@ -97,6 +100,11 @@ search::settings! {
         optimizer: OptimizerConfig = OptimizerConfig::default(), OPTIMIZER_RULE, OptimizerConfig::check;
         /// How the learning rate decays after warm-up.
         schedule: ScheduleConfig = ScheduleConfig::Constant, SCHEDULE_RULE, ScheduleConfig::check;
+        /// Widenings of a sparse net's accumulator at counts of self-play positions read
+        /// (`[{at = 20000000, accumulator = 256}]`): the trainer widens its net (the same outputs;
+        /// the optimizer's buffers, auxiliary heads and averaged weights start afresh) once the
+        /// data reaches each. Empty keeps `net.accumulator`.
+        grow: GrowSchedule = GrowSchedule::default(), GROW_RULE, GrowSchedule::check;
         sections:
         /// How the replay window grows with the run; a bare number is a fixed window of that many
         /// positions ([`WindowConfig::fixed`]).

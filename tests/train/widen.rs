@@ -1,10 +1,12 @@
 //! A run that grows its net: a sparse state resumed under a config with a wider accumulator is
-//! widened (the same outputs) and trains on, its new units' outgoing weights leaving zero.
+//! widened (the same outputs) and trains on, its new units' outgoing weights leaving zero; a
+//! trainer with `train.grow` widens its net itself once the data reaches a widening.
 
 use super::*;
 use model::encoding::Input;
 use model::sample::random_observations;
 use model::SparseConfig;
+use runconfig::{GrowSchedule, Widening};
 use tch::nn::ModuleT;
 use tch::Kind;
 use train::state::state_path;
@@ -58,4 +60,46 @@ fn a_state_resumed_with_a_wider_accumulator_keeps_its_outputs_and_trains_on() {
         refused.len() == 2 && refused.iter().all(|e| e.contains("does not match")),
         "{refused:?}"
     );
+}
+
+#[test]
+fn a_growth_schedule_widens_the_net_once_the_data_reaches_it_and_the_grown_state_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = run_with_shards(dir.path(), 500);
+    let grow = GrowSchedule(vec![Widening { at: 600, accumulator: 48 }]);
+    let config = TrainConfig { ema_decay: 0.9, grow, ..quick_config(5) };
+    let open = |config: &TrainConfig| {
+        Trainer::open(paths.clone(), &sparse(16), config.clone(), Device::Cpu).unwrap()
+    };
+    let (mut trainer, _) = open(&config);
+    let first = trainer.refresh().unwrap();
+    assert_eq!((first.positions, first.grown), (500, None), "500 positions read: not yet");
+    assert_eq!(train_to(dir.path(), &mut trainer, 5), 5);
+    let xs = Input::Features.encode_batch(&random_observations(100, 4));
+    let before = tch::no_grad(|| trainer.net().forward_t(&xs, false));
+
+    let more = synthetic_samples(500, 6);
+    write_shard(&paths.shards, &ShardHeader::now(7, None), &more).unwrap();
+    let grown = trainer.refresh().unwrap().grown;
+    assert_eq!(grown, Some(train::Growth { from: 16, to: 48, positions: 1000 }));
+    assert_eq!(trainer.net().config(), &sparse(48));
+    assert_eq!(trainer.refresh().unwrap().grown, None, "it grows once");
+    let after = tch::no_grad(|| trainer.net().forward_t(&xs, false));
+    let diff = (&before - &after).abs().max().double_value(&[]);
+    assert!(diff < 1e-5, "the grown net's outputs differ by {diff}");
+    assert_eq!(train_to(dir.path(), &mut trainer, 10), 5);
+    let candidate = paths.nets.join("step-0000000010.safetensors");
+    let candidate = model::checkpoint::load(&candidate, None, Device::Cpu).unwrap();
+    assert_eq!(candidate.meta.config, sparse(48), "the candidates are the grown net");
+    drop(trainer);
+
+    // The grown state resumes as it is under the same config. Without the schedule it is a net
+    // of another size, refused by name, and the trainer falls back to the narrow state before.
+    let (trainer, opened) = open(&config);
+    assert_eq!(opened.resumed_from, Some(state_path(&paths.states, 10)));
+    assert_eq!((opened.widened_from, trainer.net().config()), (None, &sparse(48)));
+    let (_, opened) = open(&TrainConfig { grow: GrowSchedule::default(), ..config });
+    assert_eq!(opened.resumed_from, Some(state_path(&paths.states, 5)));
+    let refused: Vec<String> = opened.refused.iter().map(|e| e.to_string()).collect();
+    assert!(refused.len() == 1 && refused[0].contains("does not match"), "{refused:?}");
 }

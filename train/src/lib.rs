@@ -33,6 +33,6 @@ pub use endgame::{
     read_endgame_log, EndgameAccuracy, EndgameLog, EndgameSet, ENDGAME_LOG_FILE, ENDGAME_SET_SIZE,
 };
 pub use error::{StateError, TrainError};
-pub use replay::{Refresh, ReplayBuffer};
+pub use replay::{Growth, Refresh, ReplayBuffer};
 pub use tb::{EvalFigures, SelfPlayFigures, TbLogger};
 pub use trainer::{candidate_path, Opened, StepOutcome, TrainPaths, Trainer};

@@ -40,6 +40,20 @@ pub struct Refresh {
     pub positions: u64,
     /// Damaged or vanished shards, each naming its file; they are not read again.
     pub damaged: Vec<ShardError>,
+    /// The widening `train.grow` asked for once these positions were read, which the trainer
+    /// made (see [`crate::Trainer::refresh`]).
+    pub grown: Option<Growth>,
+}
+
+/// A widening of the trained net's accumulator (`train.grow`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Growth {
+    /// The accumulator's width before.
+    pub from: usize,
+    /// Its width after.
+    pub to: usize,
+    /// Self-play positions read when it grew.
+    pub positions: u64,
 }
 
 fn file_name(path: &Path) -> String {

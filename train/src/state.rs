@@ -11,7 +11,7 @@
 //! A sparse net whose config asks for a wider accumulator than its state holds (a run's
 //! `net.accumulator` raised in `RUN/config.toml`) resumes widened ([`model::widen_accumulator`]:
 //! the same outputs), with the optimizer's buffers, the auxiliary heads and the averaged weights
-//! started afresh.
+//! started afresh. A state whose net `train.grow` widened already resumes as it is.
 
 use crate::aux_heads::{AuxHeads, AuxTarget};
 use crate::average::WeightAverage;
@@ -148,6 +148,18 @@ fn widening(stored: &NetConfig, wanted: &NetConfig) -> Option<(usize, usize)> {
     }
 }
 
+/// Whether `stored` is `net_config` widened to one of `train.grow`'s widths (a state saved after
+/// the trainer grew its net).
+fn grown(net_config: &NetConfig, config: &TrainConfig, stored: &NetConfig) -> bool {
+    match (net_config, stored) {
+        (NetConfig::Sparse(base), NetConfig::Sparse(stored)) => {
+            (base.hidden, base.layers) == (stored.hidden, stored.layers)
+                && config.grow.widths().any(|width| width == stored.accumulator)
+        }
+        _ => false,
+    }
+}
+
 /// Loads the state file at `path` for a net of `net_config`, rebuilding the optimizer of
 /// `config`; a narrower sparse net is widened (see the module's header). Any damage or other
 /// mismatch is an error naming the file.
@@ -158,20 +170,21 @@ pub fn load_state(
     device: Device,
 ) -> Result<Restored, TrainError> {
     let Checkpoint { meta, net, extras } = load(path, None, device)?;
-    let (net, widened_from) = if meta.config == *net_config {
-        (net, None)
-    } else {
-        let Some((narrow, wide)) = widening(&meta.config, net_config) else {
-            let mismatch = CheckpointError::ArchitectureMismatch {
-                path: path.to_path_buf(),
-                expected: net_config.to_json(),
-                found: meta.config.to_json(),
+    let (net, widened_from) =
+        if meta.config == *net_config || grown(net_config, config, &meta.config) {
+            (net, None)
+        } else {
+            let Some((narrow, wide)) = widening(&meta.config, net_config) else {
+                let mismatch = CheckpointError::ArchitectureMismatch {
+                    path: path.to_path_buf(),
+                    expected: net_config.to_json(),
+                    found: meta.config.to_json(),
+                };
+                return Err(ModelError::from(mismatch).into());
             };
-            return Err(ModelError::from(mismatch).into());
+            tch::manual_seed(config.seed as i64);
+            (model::widen_accumulator(&net, wide)?, Some(narrow))
         };
-        tch::manual_seed(config.seed as i64);
-        (model::widen_accumulator(&net, wide)?, Some(narrow))
-    };
     let bad = |problem| TrainError::BadState { path: path.to_path_buf(), problem };
     let entry = |key| extras.meta.get(key).ok_or_else(|| bad(StateError::MissingEntry { key }));
     let number = |key| -> Result<u64, TrainError> {
@@ -187,7 +200,7 @@ pub fn load_state(
         shards: serde_json::from_str(shards_text).map_err(|e| bad(StateError::Shards(e)))?,
     };
     let mut optimizer = Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
-    let mut aux = AuxHeads::of(net_config, config, device);
+    let mut aux = AuxHeads::of(net.config(), config, device);
     let (mut fresh_aux, mut average) = (Vec::new(), None);
     if widened_from.is_none() {
         optimizer.load_state(&extras.tensors, state.optimizer_updates).map_err(bad)?;

@@ -11,7 +11,7 @@ use crate::error::TrainError;
 use crate::loss::losses;
 use crate::optim::Optimizer;
 use crate::prefetch::Prefetcher;
-use crate::replay::{Refresh, ReplayBuffer};
+use crate::replay::{Growth, Refresh, ReplayBuffer};
 use crate::schedule::learning_rate;
 use crate::state::{list_states, load_latest, save_state, state_path, Parts, TrainState};
 use crate::tb::TbLogger;
@@ -283,13 +283,43 @@ impl Trainer {
         self.budget_spent = Some(share);
     }
 
-    /// Reads new shards into the replay window.
+    /// Reads new shards into the replay window, then widens the net when `train.grow` asks for a
+    /// wider accumulator at the positions read so far ([`Trainer::grow`]).
     pub fn refresh(&mut self) -> Result<Refresh, TrainError> {
         // The batch thread drew from the old window: it stops, and what it drew ahead is dropped.
         self.prefetch = None;
         let replay =
             Arc::get_mut(&mut self.replay).expect("only the batch thread shares the window");
-        Ok(replay.refresh(&self.paths.shards)?)
+        let mut refresh = replay.refresh(&self.paths.shards)?;
+        refresh.grown = self.grow()?;
+        Ok(refresh)
+    }
+
+    /// Widens the net's accumulator to the width `train.grow` asks for at the positions read so
+    /// far, when that is wider than the net's: the same outputs, with the optimizer's buffers,
+    /// the auxiliary heads and the averaged weights started afresh (as a resume widened by
+    /// `net.accumulator` starts them).
+    pub fn grow(&mut self) -> Result<Option<Growth>, TrainError> {
+        let positions = self.replay.seen();
+        let (Some(to), NetConfig::Sparse(now)) =
+            (self.config.grow.accumulator_at(positions), self.net.config())
+        else {
+            return Ok(None);
+        };
+        let from = now.accumulator;
+        if to <= from {
+            return Ok(None);
+        }
+        tch::manual_seed(self.config.seed.wrapping_add(positions) as i64);
+        self.net = model::widen_accumulator(&self.net, to)?;
+        let config = &self.config;
+        self.optimizer =
+            Optimizer::new(self.net.var_store(), &config.optimizer, config.weight_decay);
+        self.aux = AuxHeads::of(self.net.config(), config, self.net.device());
+        if config.ema_decay > 0.0 {
+            self.average = Some(WeightAverage::start(&self.net, config.ema_decay)?);
+        }
+        Ok(Some(Growth { from, to, positions }))
     }
 
     /// Steps the positions seen so far pay for (`seen * reuse / batch_size`), once the window

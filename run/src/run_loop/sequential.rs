@@ -10,7 +10,7 @@ use crate::gate::candidate::{gate, last_gated_step};
 use crate::interrupt;
 use crate::run_state::ensure_best;
 use crate::selfplay::{play_games, Batch, PlayingNet};
-use crate::train::follow::{endgame_line, train_paid_steps, warn_damaged};
+use crate::train::follow::{endgame_line, report_refresh, train_paid_steps};
 use anyhow::Result;
 use egdb::Tables;
 use runconfig::RunConfig;
@@ -109,7 +109,7 @@ impl Sequential<'_> {
     fn train_on_new_games(&mut self) -> Result<()> {
         let (config, trainer) = (self.config, &mut self.trainer);
         model::configure_cpu_threads(config.cpu_threads, 1);
-        warn_damaged(&trainer.refresh()?);
+        report_refresh(&trainer.refresh()?);
         trainer.set_budget_spent(share_spent(
             &config.budget,
             &self.progress.spent(),

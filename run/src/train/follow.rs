@@ -44,7 +44,7 @@ pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Resul
         let data_ended = (until.data_ended)();
         retry("the trainer waits for shards", || Ok(cached.download_new(layout::SHARDS)?))?;
         let refresh = trainer.refresh()?;
-        warn_damaged(&refresh);
+        report_refresh(&refresh);
         replay_news |= refresh.shards > 0;
         if replay_news && replay_told.is_none_or(|told| told.elapsed() >= REPLAY_LINE_EVERY) {
             let replay = trainer.replay();
@@ -113,10 +113,16 @@ pub fn endgame_line(trainer: &mut Trainer) -> Option<String> {
     })
 }
 
-/// Reports shards the replay window skipped.
-pub fn warn_damaged(refresh: &train::Refresh) {
+/// Reports shards the replay window skipped, and the net's widening when `train.grow` made one.
+pub fn report_refresh(refresh: &train::Refresh) {
     for damaged in &refresh.damaged {
         eprintln!("warning: skipped {}", support::one_line(damaged));
+    }
+    if let Some(grown) = &refresh.grown {
+        progress::line(format!(
+            "train.grow: the net's accumulator widened from {} to {} at {} positions read (the same outputs; the optimizer's buffers, auxiliary heads and averaged weights start afresh)",
+            grown.from, grown.to, grown.positions
+        ));
     }
 }
 
