@@ -4,8 +4,7 @@
 //! engine: its net), and gives it back when it is dropped; a reservation that would pass the
 //! budget is refused with an error naming the limit and the setting that raises it.
 
-use arena::{NetOptions, PlayerSpec};
-use search::alphabeta::AlphaBetaConfig;
+use arena::{AlphaBetaPlayer, NetOptions, PlayerSpec};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -13,8 +12,6 @@ use std::sync::Arc;
 pub const DEFAULT_BUDGET_MB: u64 = 512;
 /// The environment variable that sets the budget, in MiB (`--max-memory-mb` wins over it).
 pub const BUDGET_VAR: &str = "CHECKERS_ZERO_MAX_SERVE_MB";
-/// Bytes of one entry of an alpha-beta player's transposition table.
-const ENTRY_BYTES: u64 = 16;
 /// Bytes of an MCTS tree node with its edges and its arena's spare room, as measured for the
 /// search's node ceiling (docs/reliability.md).
 const NODE_BYTES: u64 = search::NODE_BYTES as u64;
@@ -145,8 +142,7 @@ impl Budget {
 pub fn player_bytes(spec: &PlayerSpec, options: &NetOptions, timed: bool) -> u64 {
     let search = match spec {
         PlayerSpec::Random | PlayerSpec::Policy { .. } => 0,
-        // The engine's default table (the classic engine's and, in `arena`, the full one's).
-        PlayerSpec::AlphaBeta { .. } => (1 << AlphaBetaConfig::default().tt_bits) * ENTRY_BYTES,
+        PlayerSpec::AlphaBeta { net, .. } => AlphaBetaPlayer::table_bytes(net.is_some()),
         PlayerSpec::Mcts { playouts, .. } => {
             let ceiling = search::tree_node_limit() as u64;
             let nodes = match (timed, playouts, options.time) {
@@ -236,10 +232,14 @@ mod tests {
         let record = record_bytes();
         assert!(record > 0 && record < 1 << 20, "{record}");
         assert_eq!(player_bytes(&spec("random"), &options, false), record);
-        assert_eq!(player_bytes(&spec("alphabeta:3"), &options, true), (4 << 20) + record);
         let dir = tempfile::tempdir().unwrap();
         let net = dir.path().join("not-a-net.safetensors");
         std::fs::write(&net, [0; 1000]).unwrap();
+        // 2^18 entries of 16 bytes, and three slots that align the buckets to cache lines.
+        let table = (4 << 20) + 3 * 16;
+        assert_eq!(player_bytes(&spec("alphabeta:3"), &options, true), table + record);
+        let full = spec(&format!("alphabeta:3,net={}", net.display()));
+        assert_eq!(player_bytes(&full, &options, true), table + record);
         let mcts = spec(&format!("mcts:{}:400", net.display()));
         assert_eq!(player_bytes(&mcts, &options, false), 2 * 401 * NODE_BYTES + record);
         let ceiling = search::tree_node_limit() as u64;

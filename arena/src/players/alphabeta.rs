@@ -49,6 +49,13 @@ impl AlphaBetaPlayer {
         }
     }
 
+    /// Bytes the table of the player holds at most: the full engine's (a player with a net, see
+    /// [`AlphaBetaPlayer::with_net`]) or the classic one's.
+    pub fn table_bytes(with_net: bool) -> u64 {
+        let bits = if with_net { FULL_TABLE_BITS } else { AlphaBetaConfig::default().tt_bits };
+        AlphaBetaConfig { tt_bits: bits, ..AlphaBetaConfig::default() }.table_bytes()
+    }
+
     /// The same player with the engine's refinements `features` (its table kept).
     pub fn with_features(self, features: SearchFeatures) -> Self {
         AlphaBetaPlayer { engine: self.engine.with_features(features), ..self }

@@ -32,6 +32,11 @@ impl AlphaBetaConfig {
     pub fn full(tt_bits: u8) -> AlphaBetaConfig {
         AlphaBetaConfig { tt_bits, features: SearchFeatures::full() }
     }
+
+    /// Bytes the engine's transposition table holds at most (what a server counts for it).
+    pub fn table_bytes(&self) -> u64 {
+        super::tt::table_bytes(self.tt_bits)
+    }
 }
 
 /// The most threads one search may use.

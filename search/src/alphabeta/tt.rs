@@ -126,6 +126,13 @@ pub(crate) struct Table {
     keep: bool,
 }
 
+/// Bytes a table of `2^bits` entries holds at most (either way it keeps entries), with the
+/// slots that align its buckets to cache lines.
+pub(crate) fn table_bytes(bits: u8) -> u64 {
+    let cells = (1u64 << bits).max(2) + LINE_SLOTS as u64 - 1;
+    cells * std::mem::size_of::<Cell>() as u64
+}
+
 impl Table {
     /// A table of `2^bits` entries (at least one bucket) that keeps or forgets its entries
     /// between searches.
