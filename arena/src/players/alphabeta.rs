@@ -78,9 +78,12 @@ impl AlphaBetaPlayer {
             }
             None => LeafScoring::Requests((net.evaluators)()),
         };
+        // The classic engine's table goes before the full one's is made: one table at a time.
+        let AlphaBetaPlayer { limit, engine, .. } = self;
+        drop(engine);
         let config = AlphaBetaConfig { tt_bits: FULL_TABLE_BITS, features };
         let engine = AlphaBeta::new(&config).with_tables(tables);
-        AlphaBetaPlayer { engine, name, leaves, ..self }
+        AlphaBetaPlayer { engine, limit, name, leaves }
     }
 
     /// The engine's answer within `limit`, its iterations told to `on_iteration`.
