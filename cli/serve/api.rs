@@ -86,10 +86,16 @@ pub fn answer(mut request: Request, site: &Site) {
         (Method::Get, ["api", "run"]) => {
             run(site).and_then(|run| Ok(json_reply(200, &run.summary()?)))
         }
-        (Method::Get, ["api", "run", "games", name]) => {
-            run(site).and_then(|run| Ok(json_reply(200, &run.games(name)?)))
-        }
+        (Method::Get, ["api", "run", "games", name]) => run(site).and_then(|run| {
+            let what = format!("replaying {}", support::shown(name));
+            let _memory = games.reserve_request(run.games_bytes(name)?, &what)?;
+            let reply = json_reply(200, &run.games(name)?);
+            // The answer's text is sent after the reservation ends; it was counted in it.
+            Ok(reply)
+        }),
         (Method::Get, ["run", name]) => run(site).and_then(|run| {
+            let what = format!("the plot {}", support::shown(name));
+            let _memory = games.reserve_request(run.plot_bytes(name), &what)?;
             let svg = run
                 .plot(name)?
                 .ok_or_else(|| Refusal(404, format!("no plot {}", support::shown(name))))?;
@@ -296,8 +302,9 @@ fn asset(text: &'static str, content_type: &str) -> Reply {
     Response::from_data(text.as_bytes().to_vec()).with_header(header("Content-Type", content_type))
 }
 
-fn json_reply(status: u16, value: &Value) -> Reply {
-    Response::from_data(value.to_string().into_bytes())
+fn json_reply(status: u16, value: &impl serde::Serialize) -> Reply {
+    let text = serde_json::to_vec(value).expect("answers serialise: their maps have string keys");
+    Response::from_data(text)
         .with_status_code(StatusCode(status))
         .with_header(header("Content-Type", "application/json"))
 }

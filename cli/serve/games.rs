@@ -232,6 +232,12 @@ impl Games {
         Ok(self.reserve(bytes, &format!("{what} of {}{note}", support::shown(spec)))?)
     }
 
+    /// Reserves `bytes` of the budget for a request's `what` while it is answered (a replay, a
+    /// plot, a position's view), as [`Games::reserve`] does.
+    pub fn reserve_request(&self, bytes: u64, what: &str) -> Result<Share> {
+        Ok(self.reserve(bytes, what)?)
+    }
+
     /// Reserves `bytes` of the budget for `what`, giving up the oldest games no request is using
     /// (their reservations come back) while it would pass it; refused when it passes it still.
     fn reserve(&self, bytes: u64, what: &str) -> Result<Share, OverBudget> {

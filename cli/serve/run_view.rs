@@ -1,12 +1,15 @@
 //! The run a `serve --run-dir` shows beside the board: its best net, the budget spent and its
 //! rates (read again on every request, so a page that refreshes follows a run in progress), its
-//! plots, and its games to replay position by position.
+//! plots, and its games to replay position by position. What a plot or a replay holds at worst
+//! is known from the file's size before it is read ([`RunView::plot_bytes`],
+//! [`RunView::games_bytes`]), for the server's memory budget.
 
 use anyhow::{Context, Result};
 use draughts::{read_pdn, Color, Position, Square};
 use rundata::RunDir;
+use serde::Serialize;
 use serde_json::{json, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The plots `run` and `ladder` write into the run folder: the only run files served whole.
 pub const PLOTS: [&str; 4] = ["curve.svg", "curve-time.svg", "elo.svg", "elo-time.svg"];
@@ -20,6 +23,38 @@ const MAX_GAME_FILE_BYTES: u64 = 8 << 20;
 /// The most plies of a game file sent with their boards (the answer holds a board and a FEN for
 /// every ply, built in memory at once: a 7.2 MB file made the server hold gigabytes).
 const MAX_SERVED_PLIES: usize = 20_000;
+/// What one ply of a replayed game holds at most, in memory and in the answer's text together: a
+/// board of up to 24 pieces, a FEN and the move's text (the test below measures a full board).
+const PLY_BYTES: u64 = 2 << 10;
+/// The fewest bytes of a game file that make one ply of the answer (a game with no move costs
+/// its result and a blank line; a move at least its squares and a space).
+const FILE_BYTES_PER_PLY: u64 = 2;
+
+/// A piece as the page draws it: its square, and `bm`, `bk`, `wm` or `wk`.
+#[derive(Debug, Serialize)]
+pub struct Piece {
+    square: u8,
+    piece: &'static str,
+}
+
+/// A game of a file, replayed: its players, result and moves, and the board and FEN after each
+/// ply (the start's first).
+#[derive(Serialize)]
+struct ReplayedGame {
+    black: Option<String>,
+    white: Option<String>,
+    result: &'static str,
+    moves: Vec<String>,
+    boards: Vec<Vec<Piece>>,
+    fens: Vec<String>,
+}
+
+/// A game file's games, replayed.
+#[derive(Serialize)]
+pub struct ReplayedFile<'a> {
+    file: &'a str,
+    games: Vec<ReplayedGame>,
+}
 
 /// A run folder, read on request.
 pub struct RunView {
@@ -91,13 +126,32 @@ impl RunView {
         }
     }
 
-    /// The games of the file `name` in `games/`, each with the board after every ply.
-    pub fn games(&self, name: &str) -> Result<Value> {
+    /// What serving the plot `name` holds at most: its file's size, up to [`MAX_PLOT_BYTES`].
+    pub fn plot_bytes(&self, name: &str) -> u64 {
+        file_size(&self.run.root().join(name)).min(MAX_PLOT_BYTES)
+    }
+
+    /// What replaying the game file `name` holds at most: its text, the games read from it, and
+    /// [`PLY_BYTES`] for each ply its size allows, up to [`MAX_SERVED_PLIES`].
+    pub fn games_bytes(&self, name: &str) -> Result<u64> {
+        let size = file_size(&self.game_file(name)?).min(MAX_GAME_FILE_BYTES);
+        let plies = (size / FILE_BYTES_PER_PLY).min(MAX_SERVED_PLIES as u64);
+        Ok(2 * size + plies * PLY_BYTES)
+    }
+
+    /// The path of the game file `name` of the run's `games/`; an error for a name that is not
+    /// one.
+    fn game_file(&self, name: &str) -> Result<PathBuf> {
         anyhow::ensure!(
             name.ends_with(".pdn") && !name.contains(['/', '\\']) && !name.starts_with('.'),
             "`{name}` is not a game file of the run"
         );
-        let path = self.run.games_dir().join(name);
+        Ok(self.run.games_dir().join(name))
+    }
+
+    /// The games of the file `name` in `games/`, each with the board after every ply.
+    pub fn games<'a>(&self, name: &'a str) -> Result<ReplayedFile<'a>> {
+        let path = self.game_file(name)?;
         let text = support::read_text_capped(&path, MAX_GAME_FILE_BYTES, "a game file")
             .with_context(|| format!("game file {name}"))?;
         let games = read_pdn(&text).with_context(|| name.to_string())?;
@@ -106,34 +160,38 @@ impl RunView {
             plies <= MAX_SERVED_PLIES,
             "{name} holds {plies} plies; the board replays files of at most {MAX_SERVED_PLIES}"
         );
-        let games: Vec<Value> = games
-            .iter()
-            .map(|game| {
-                let mut position = game.start;
-                let mut boards = vec![board(&position)];
-                let mut fens = vec![position.to_fen()];
-                for &mv in &game.moves {
-                    position = position.play(mv);
-                    boards.push(board(&position));
-                    fens.push(position.to_fen());
-                }
-                json!({
-                    "black": game.tag("Black"),
-                    "white": game.tag("White"),
-                    "result": game.result.pdn(),
-                    "moves": game.moves.iter().map(|mv| mv.to_string()).collect::<Vec<_>>(),
-                    "boards": boards,
-                    "fens": fens,
-                })
-            })
-            .collect();
-        Ok(json!({ "file": name, "games": games }))
+        let games = games.iter().map(replay).collect();
+        Ok(ReplayedFile { file: name, games })
     }
 }
 
-/// The pieces of `position` as the page draws them: `[{square, piece}]`, `piece` one of `bm`,
-/// `bk`, `wm`, `wk`.
-pub fn board(position: &Position) -> Vec<Value> {
+/// The size of the file at `path` (0 when it cannot be read: reading it then fails anyway).
+fn file_size(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |meta| meta.len())
+}
+
+/// `game` with the board and FEN after every ply.
+fn replay(game: &draughts::PdnGame) -> ReplayedGame {
+    let mut position = game.start;
+    let mut boards = vec![board(&position)];
+    let mut fens = vec![position.to_fen()];
+    for &mv in &game.moves {
+        position = position.play(mv);
+        boards.push(board(&position));
+        fens.push(position.to_fen());
+    }
+    ReplayedGame {
+        black: game.tag("Black").map(str::to_string),
+        white: game.tag("White").map(str::to_string),
+        result: game.result.pdn(),
+        moves: game.moves.iter().map(|mv| mv.to_string()).collect(),
+        boards,
+        fens,
+    }
+}
+
+/// The pieces of `position` as the page draws them.
+pub fn board(position: &Position) -> Vec<Piece> {
     Square::all()
         .filter_map(|sq| {
             let (color, king) = position.piece_at(sq)?;
@@ -143,7 +201,31 @@ pub fn board(position: &Position) -> Vec<Value> {
                 (Color::White, false) => "wm",
                 (Color::White, true) => "wk",
             };
-            Some(json!({"square": sq.pdn(), "piece": piece}))
+            Some(Piece { square: sq.pdn(), piece })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ply_of_a_full_board_fits_its_share_of_a_replay() {
+        // 24 pieces, kings among them (a longer FEN), and a long move text.
+        let position = Position::from_fen(
+            "W:WK21,22,23,24,25,26,27,28,29,30,31,32:BK1,2,3,4,5,6,7,8,9,10,11,12",
+        )
+        .unwrap();
+        let pieces = board(&position);
+        assert_eq!(pieces.len(), 24);
+        let fen = position.to_fen();
+        let mv = "32x23x14x5x12x19x26x17x10x1".to_string();
+        let text = serde_json::to_string(&(&pieces, &fen, &mv)).unwrap().len();
+        let held = std::mem::size_of_val(pieces.as_slice()) + fen.len() + mv.len() + 3 * 24;
+        assert!(
+            (text + held) as u64 <= PLY_BYTES,
+            "a ply holds {held} bytes and writes {text}, more than {PLY_BYTES}"
+        );
+    }
 }

@@ -146,3 +146,29 @@ fn a_search_under_a_clock_fits_in_a_quarter_of_the_budget() {
         assert!(line.contains(part), "{part}: {line}");
     }
 }
+
+#[test]
+fn a_game_file_whose_replay_would_pass_the_budget_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = rundata::RunDir::create(dir.path().join("run")).unwrap();
+    let game = draughts::PdnGame::new(draughts::Position::start());
+    let small = draughts::write_pdn(std::slice::from_ref(&game));
+    std::fs::write(run.games_dir().join("small.pdn"), &small).unwrap();
+    // One game in a megabyte of comment: its size allows 20,000 plies, 2 KiB each at most.
+    let padded = format!("{{{}}}\n{small}", "a".repeat(1 << 20));
+    std::fs::write(run.games_dir().join("big.pdn"), padded).unwrap();
+    let root = crate::helpers::arg(run.root());
+    let server = start(&["--run-dir", root, "--player", "alphabeta:1", "--max-memory-mb", "13"]);
+
+    let (status, body) = http(&server.address, "GET", "/api/run/games/big.pdn", None);
+    assert_eq!(status, 503, "{body}");
+    let error = serde_json::from_str::<serde_json::Value>(&body).unwrap()["error"].to_string();
+    for part in ["replaying big.pdn may hold up to 41.", "13 MiB memory budget", "--max-memory-mb"]
+    {
+        assert!(error.contains(part), "{part}: {error}");
+    }
+    let (status, body) = http(&server.address, "GET", "/api/run/games/small.pdn", None);
+    assert_eq!(status, 200, "{body}");
+    // The small file's reservation ended with its answer: a game still fits beside it.
+    new_game(&server, "alphabeta:1").expect("the budget is free again");
+}
