@@ -14,7 +14,7 @@ use search::{MoveBudget, Progress, Score, ThinkRequest, UniformEvaluator};
 use std::collections::VecDeque;
 use std::io::{BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -79,13 +79,44 @@ impl Engine for KeptTree {
     }
 }
 
-/// What the session writes, kept for the checks.
+/// What the session writes, kept for the checks, with a count of the answers to `go` so far
+/// (`done`, or an `error` refusing the `go`: its message starts with `go`, quoted or not),
+/// counted as each line is completed, and a signal for whoever waits on that count.
 #[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
+struct Captured(Arc<(Mutex<Written>, Condvar)>);
+
+#[derive(Default)]
+struct Written {
+    bytes: Vec<u8>,
+    /// Where the line being written starts.
+    line_start: usize,
+    answers: usize,
+}
 
 impl Write for Captured {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("not poisoned").write(bytes)
+        let (written, signal) = &*self.0;
+        let mut written = written.lock().expect("not poisoned");
+        let mut from = written.bytes.len();
+        written.bytes.extend_from_slice(bytes);
+        let mut answered = false;
+        while let Some(at) = written.bytes[from..].iter().position(|&byte| byte == b'\n') {
+            let end = from + at;
+            let line = &written.bytes[written.line_start..end];
+            if line.starts_with(b"done")
+                || line.starts_with(b"error message=\"go")
+                || line.starts_with(b"error message=\"`go`")
+            {
+                written.answers += 1;
+                answered = true;
+            }
+            written.line_start = end + 1;
+            from = end + 1;
+        }
+        if answered {
+            signal.notify_all();
+        }
+        Ok(bytes.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
@@ -93,18 +124,26 @@ impl Write for Captured {
 }
 
 impl Captured {
-    /// The lines written so far that answer a `go`: `done`, or an `error` refusing it (its
-    /// message starts with `go`, quoted or not).
     fn answers(&self) -> usize {
-        let written = self.0.lock().expect("not poisoned");
-        written
-            .split(|&byte| byte == b'\n')
-            .filter(|line| {
-                line.starts_with(b"done")
-                    || line.starts_with(b"error message=\"go")
-                    || line.starts_with(b"error message=\"`go`")
-            })
-            .count()
+        self.0 .0.lock().expect("not poisoned").answers
+    }
+
+    /// Waits until more than `before` answers are written, `ended` is set, or [`ANSWER_WAIT`]
+    /// passes.
+    fn wait_for_answer(&self, before: usize, ended: &AtomicBool) {
+        let (written, signal) = &*self.0;
+        let started = Instant::now();
+        let mut written = written.lock().expect("not poisoned");
+        while written.answers <= before && !ended.load(Ordering::SeqCst) {
+            let Some(left) = ANSWER_WAIT.checked_sub(started.elapsed()) else { return };
+            // Short waits: the session's end is a flag, not a signal on this condition.
+            let wait = left.min(Duration::from_millis(1));
+            written = signal.wait_timeout(written, wait).expect("not poisoned").0;
+        }
+    }
+
+    fn text(&self) -> Vec<u8> {
+        self.0 .0.lock().expect("not poisoned").bytes.clone()
     }
 }
 
@@ -121,6 +160,8 @@ struct Paced {
     awaiting: Option<usize>,
     /// Set once the session has ended: the rest of the input is not sent.
     ended: Arc<AtomicBool>,
+    /// Signalled when the session's reader drops its input, as its thread ends.
+    dropped: Arc<(Mutex<bool>, Condvar)>,
 }
 
 impl Paced {
@@ -129,13 +170,18 @@ impl Paced {
     }
 }
 
+impl Drop for Paced {
+    fn drop(&mut self) {
+        let (dropped, signal) = &*self.dropped;
+        *dropped.lock().expect("not poisoned") = true;
+        signal.notify_all();
+    }
+}
+
 impl Read for Paced {
     fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
         if let Some(before) = self.awaiting.take() {
-            let started = Instant::now();
-            while self.out.answers() <= before && !self.ended() && started.elapsed() < ANSWER_WAIT {
-                thread::sleep(Duration::from_micros(50));
-            }
+            self.out.wait_for_answer(before, &self.ended);
         }
         if self.ended() {
             return Ok(0);
@@ -166,19 +212,32 @@ fn check_session<E: Engine + 'static>(engine: E, data: &[u8]) {
     let out = Captured::default();
     let lines = data.split(|&b| b == b'\n').map(|line| [line, b"\n"].concat()).collect();
     let ended = Arc::new(AtomicBool::new(false));
-    let input = Paced { lines, out: out.clone(), awaiting: None, ended: ended.clone() };
+    let dropped = Arc::new((Mutex::new(false), Condvar::new()));
+    let input = Paced {
+        lines,
+        out: out.clone(),
+        awaiting: None,
+        ended: ended.clone(),
+        dropped: dropped.clone(),
+    };
     let threads_before = threads();
     let result = hub::serve(engine, BufReader::new(input), out.clone());
     // The session's reader thread outlives the session (it is left to block on a GUI's input):
     // stop it and wait for it to exit, or LeakSanitizer counts what the live thread holds.
     ended.store(true, Ordering::SeqCst);
+    let (input_dropped, signal) = &*dropped;
     let started = Instant::now();
+    let mut input_dropped = input_dropped.lock().expect("not poisoned");
+    while !*input_dropped && started.elapsed() < ANSWER_WAIT {
+        input_dropped = signal.wait_timeout(input_dropped, ANSWER_WAIT).expect("not poisoned").0;
+    }
+    drop(input_dropped);
+    // Dropping its input is the thread's last act; what is left is its exit.
     while threads() > threads_before && started.elapsed() < ANSWER_WAIT {
-        thread::sleep(Duration::from_micros(50));
+        thread::yield_now();
     }
     assert!(result.is_ok(), "the session failed: {result:?}");
-    let written = String::from_utf8(out.0.lock().expect("not poisoned").clone())
-        .expect("the session writes UTF-8");
+    let written = String::from_utf8(out.text()).expect("the session writes UTF-8");
     for line in written.lines() {
         assert!(Line::parse(line).is_ok(), "malformed line written: {line:?}");
     }
