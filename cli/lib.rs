@@ -25,3 +25,6 @@ pub use net_support::NetSupport;
 
 /// The commit this build comes from (12 hex digits, or `unknown` outside a git checkout).
 pub const COMMIT: &str = env!("CHECKERS_ZERO_GIT_HASH");
+
+/// This build's identity (version and commit), which the binary and the net library must share.
+pub const BUILD: &str = env!("CHECKERS_ZERO_BUILD");

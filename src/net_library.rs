@@ -42,7 +42,7 @@ fn load_and_run(args: impl Iterator<Item = OsString>) -> Result<u8, String> {
     let (build, main) = (build.map_err(missing)?, main.map_err(missing)?);
     // SAFETY: the library returns a NUL-terminated string that lives as long as the library.
     let theirs = unsafe { CStr::from_ptr(build()) }.to_string_lossy().into_owned();
-    let ours = env!("CHECKERS_ZERO_BUILD");
+    let ours = cli::BUILD;
     if theirs != ours {
         return Err(format!(
             "the net library {} is from build {theirs}, this program from build {ours}; {rebuild}",

@@ -12,9 +12,8 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Each workspace crate by the folder that holds its code (`cli` for the root package), with the
-/// workspace crates it depends on (normal and build dependencies), by folder too.
-fn workspace_crates() -> BTreeMap<String, BTreeSet<String>> {
+/// The workspace's packages, as `cargo metadata` describes them.
+fn packages() -> Vec<Value> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let out = Command::new(cargo)
         .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
@@ -23,7 +22,21 @@ fn workspace_crates() -> BTreeMap<String, BTreeSet<String>> {
         .expect("running cargo metadata");
     assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
     let metadata: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata's JSON");
-    let packages = metadata["packages"].as_array().expect("packages");
+    metadata["packages"].as_array().expect("packages").clone()
+}
+
+/// The names of what `package` depends on, dev-dependencies aside.
+fn dependencies(package: &Value) -> impl Iterator<Item = &str> {
+    let all = package["dependencies"].as_array().expect("dependencies");
+    all.iter()
+        .filter(|d| d["kind"].as_str() != Some("dev"))
+        .map(|d| d["name"].as_str().expect("a dependency's name"))
+}
+
+/// Each workspace crate by the folder that holds its code (`src` for the root package), with the
+/// workspace crates it depends on (normal and build dependencies), by folder too.
+fn workspace_crates() -> BTreeMap<String, BTreeSet<String>> {
+    let packages = packages();
     let folder_of = |package: &Value| {
         let source = Path::new(package["targets"][0]["src_path"].as_str().expect("src_path"));
         let relative = source.strip_prefix(root()).expect("a crate inside the workspace");
@@ -35,14 +48,8 @@ fn workspace_crates() -> BTreeMap<String, BTreeSet<String>> {
     packages
         .iter()
         .map(|package| {
-            let depends = package["dependencies"]
-                .as_array()
-                .expect("dependencies")
-                .iter()
-                .filter(|d| d["kind"].as_str() != Some("dev"))
-                .filter_map(|d| folders.get(d["name"].as_str().expect("a dependency's name")))
-                .cloned()
-                .collect();
+            let depends =
+                dependencies(package).filter_map(|name| folders.get(name)).cloned().collect();
             (folder_of(package), depends)
         })
         .collect()
@@ -98,6 +105,27 @@ fn the_crate_table_names_every_crate_and_its_dependencies() {
         "docs/architecture.md's crate table is out of date:\n{}",
         wrong.join("\n")
     );
+}
+
+/// The packages of the command line itself: its schema and the commands without a net (`cli`),
+/// the binary, and the net library that is the binary's libtorch half.
+const FRONT_DOOR: [&str; 3] = ["cli", "checkers-zero", "checkers-zero-torch"];
+
+#[test]
+fn no_library_depends_on_the_binary_or_on_the_command_line_parser() {
+    let mut wrong = Vec::new();
+    for package in packages() {
+        let name = package["name"].as_str().expect("name");
+        for dependency in dependencies(&package) {
+            if dependency == "checkers-zero" {
+                wrong.push(format!("{name} depends on the binary's package"));
+            }
+            if dependency == "clap" && !FRONT_DOOR.contains(&name) {
+                wrong.push(format!("{name} depends on clap: a library takes options of its own"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 #[test]
