@@ -31,10 +31,9 @@ pub struct MatchArgs {
     /// or policy:CHECKPOINT (CHECKPOINT: a checkpoint file, or a run directory for its best net;
     /// KEY: c_puct, fpu_reduction, leaves_per_batch, solver, pass_forced, policy_temperature or
     /// draw_penalty, changing the player's search); an alphabeta player followed by ,net=CHECKPOINT is the
-    /// full engine with the net's value at its quiet leaves, and ,KEY=VALUE (pvs, aspiration,
-    /// killers, history, policy, keep_table, reductions, deep_reductions, instant_forced,
-    /// partial_iterations, threads) changes
-    /// its search (docs/alphabeta.md).
+    /// full engine with the net's value at its quiet leaves, and ,KEY=VALUE (a setting of
+    /// docs/alphabeta.md's table, e.g. reductions=0; a wrong key's error lists them) changes its
+    /// search.
     a: String,
     /// Player B, written like A.
     b: String,

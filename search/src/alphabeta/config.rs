@@ -46,6 +46,10 @@ pub const MAX_THREADS: u8 = 64;
 const HALF_WIDTH: Values =
     Values::Whole { what: "a half-width", low: 0, high: 1000, note: " (a man is 100)" };
 
+/// A margin a ply of the static-null-move pruning, in hundredths of a man.
+const MARGIN: Values =
+    Values::Whole { what: "a margin a ply", low: 0, high: 1000, note: " (a man is 100; 0: off)" };
+
 /// A thread count.
 const THREADS: Values =
     Values::Whole { what: "a count", low: 1, high: MAX_THREADS as i64, note: "" };
@@ -82,6 +86,13 @@ features! {
         /// With `reductions`: the later the move and the deeper the node, the more plies it is
         /// reduced by (`1 + ln(depth) · ln(index) / 2`, one less on the principal variation).
         deep_reductions: bool = false, true, Values::Switch;
+        /// Static-null-move pruning (reverse futility): a quiet node off the principal variation
+        /// with at most three plies left whose leaf score, less this margin a ply left, still
+        /// reaches beta, is cut off without searching its moves (0: off).
+        futility: i32 = 0, 0, MARGIN;
+        /// Extensions of a ply: a capture that answers a capture or lies on the principal
+        /// variation, and a quiet move at the horizon after which its side threatens a capture.
+        extensions: bool = false, true, Values::Switch;
         /// A position with one legal move is answered at once, without searching.
         instant_forced: bool = false, true, Values::Switch;
         /// When the clock cuts an iteration short, a root move it searched to the end and found

@@ -7,8 +7,9 @@
 //! quiescence (a position with a capture to make is never scored statically) and repetition of
 //! the game history or the search path scored as a draw. The refinements, each on its own switch
 //! ([`SearchFeatures`]): principal-variation search with aspiration windows at the root, killer
-//! moves and the history heuristic, a table kept from move to move, late-move reductions, and
-//! forced moves answered at once. With endgame tables ([`AlphaBeta::with_tables`]) every position
+//! moves and the history heuristic, a table kept from move to move, late-move reductions,
+//! extensions of captures and of threats at the horizon, static-null-move pruning, and forced
+//! moves answered at once. With endgame tables ([`AlphaBeta::with_tables`]) every position
 //! they cover is scored by them inside the search, and a root they cover is answered by their
 //! move. With the classic settings the answer for a depth limit depends only on the game.
 //!
@@ -101,6 +102,8 @@ pub struct AlphaBeta {
     path: Vec<u64>,
     /// Plies since the last capture or man's move, for each entry of `path`.
     no_progress: Vec<u16>,
+    /// Whether each move of the search path (from the root) was a capture.
+    captures: Vec<bool>,
     rules: DrawRules,
     /// Principal variation found at each ply (triangular table).
     pv: Vec<Vec<Move>>,
@@ -135,6 +138,7 @@ impl AlphaBeta {
             is_helper: false,
             path: Vec::new(),
             no_progress: Vec::new(),
+            captures: Vec::new(),
             rules: DrawRules::default(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
@@ -355,6 +359,7 @@ impl AlphaBeta {
         };
         self.path.clear();
         self.no_progress.clear();
+        self.captures.clear();
         let mut replay = Game::new(*game.start(), game.rules());
         self.path.push(replay.hash());
         self.no_progress.push(replay.no_progress_plies());
@@ -369,11 +374,18 @@ impl AlphaBeta {
         let last = *self.no_progress.last().expect("the path starts with the game's start");
         self.no_progress.push(no_progress_after(position, mv, last));
         self.path.push(position.hash_after(hash, mv));
+        self.captures.push(mv.is_capture());
     }
 
     fn pop(&mut self) {
         self.path.pop();
         self.no_progress.pop();
+        self.captures.pop();
+    }
+
+    /// Whether the last move of the search path was a capture (`false` at the root).
+    fn reached_by_capture(&self) -> bool {
+        self.captures.last().copied().unwrap_or(false)
     }
 
     /// Whether the position at the end of the path is a draw: it occurred before (one repetition

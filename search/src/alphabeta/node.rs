@@ -5,10 +5,10 @@
 use super::leaf::Leaves;
 use super::ordering::{self, QuietOrder};
 use super::tt::Bound;
-use super::{from_table, table_score, to_table, AlphaBeta, SearchFeatures, MAX_PLY, WIN};
+use super::{from_table, table_score, to_table, AlphaBeta, SearchFeatures, MAX_PLY, WIN, WON};
 use crate::control::SearchControl;
 use crate::tables::table_value;
-use draughts::Position;
+use draughts::{Move, Position};
 
 /// Moves searched at full depth before reductions may apply to the quiet ones after them.
 const UNREDUCED_MOVES: usize = 3;
@@ -16,6 +16,9 @@ const UNREDUCED_MOVES: usize = 3;
 const REDUCTION_DEPTH: i32 = 3;
 /// Depth from which quiet moves are ordered by the net's policy (where the settings ask).
 const POLICY_DEPTH: i32 = 2;
+/// Deepest node whose leaf score may cut it off (static-null-move pruning, where the settings
+/// ask).
+const FUTILITY_DEPTH: i32 = 3;
 
 impl AlphaBeta {
     /// Negamax score of `position` (hash `hash`, `ply` plies below the root) for its side to
@@ -76,6 +79,12 @@ impl AlphaBeta {
         }
         let quiet_node = !moves[0].is_capture();
         let features = self.features;
+        let pv_node = beta - alpha > 1;
+        if features.futility > 0 && quiet_node && !pv_node && ply > 0 && depth <= FUTILITY_DEPTH {
+            if let Some(score) = self.futile(position, depth, beta, leaves)? {
+                return Ok(score);
+            }
+        }
         let mut policy = Vec::new();
         let by_policy = features.policy
             && quiet_node
@@ -92,6 +101,7 @@ impl AlphaBeta {
         let table_move = entry.and_then(|e| e.best).filter(|&index| index < moves.len());
         let order = ordering::order(&moves, position, table_move, quiet);
         let original_alpha = alpha;
+        let by_capture = self.reached_by_capture();
         let mut best: Option<(usize, i32)> = None;
         for (i, &index) in order.iter().enumerate() {
             let mv = moves[index];
@@ -100,29 +110,32 @@ impl AlphaBeta {
             leaves.push(position, &child);
             let child_hash = *self.path.last().expect("just pushed");
             self.table.prefetch(child_hash);
-            let reduction = if quiet_node {
-                late_move_reduction(&features, depth, i, beta - alpha > 1)
+            let extension = if features.extensions && depth > 0 {
+                extension(position, &child, mv, depth, pv_node, by_capture)
             } else {
                 0
             };
+            let reduction =
+                if quiet_node { late_move_reduction(&features, depth, i, pv_node) } else { 0 };
             let mut search = |engine: &mut AlphaBeta, depth: i32, alpha: i32, beta: i32| {
                 engine
                     .negamax(&child, child_hash, depth, -beta, -alpha, ply + 1, control, leaves)
                     .map(|score| -score)
             };
+            let next = depth - 1 + extension;
             let score = if i == 0 {
-                search(self, depth - 1, alpha, beta)?
+                search(self, next, alpha, beta)?
             } else {
                 // A null window first (PVS), or the full one; a reduced depth first, then the
                 // full depth when the move beats alpha; the full window again when a null
                 // window's answer may be inside it.
                 let first_beta = if features.pvs { alpha + 1 } else { beta };
-                let mut score = search(self, depth - 1 - reduction, alpha, first_beta)?;
+                let mut score = search(self, next - reduction, alpha, first_beta)?;
                 if reduction > 0 && score > alpha {
-                    score = search(self, depth - 1, alpha, first_beta)?;
+                    score = search(self, next, alpha, first_beta)?;
                 }
                 if features.pvs && score > alpha && score < beta {
-                    score = search(self, depth - 1, alpha, beta)?;
+                    score = search(self, next, alpha, beta)?;
                 }
                 score
             };
@@ -160,6 +173,44 @@ impl AlphaBeta {
         self.table.store(hash, Some(best_index), to_table(best_score, ply), depth, bound);
         Ok(best_score)
     }
+
+    /// Static-null-move pruning at a quiet node (`position`, at the end of the path) with
+    /// `depth` plies left: when its leaf score less the margin for `depth` plies still reaches
+    /// `beta` (neither a proven result), the score halfway between the two, a cut-off.
+    fn futile<L: Leaves>(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        beta: i32,
+        leaves: &mut L,
+    ) -> Result<Option<i32>, L::Error> {
+        if beta.abs() >= WON {
+            return Ok(None);
+        }
+        let score = leaves.score(self, position)?;
+        let lowered = score - self.features.futility * depth;
+        Ok((lowered >= beta).then_some((lowered + beta) / 2))
+    }
+}
+
+/// Plies the move `mv` from `position` to `child`, at a node with `depth` plies left, is searched
+/// deeper by: one for a capture that answers a capture (the node was `reached_by_capture`) or lies
+/// on the principal variation (`pv_node`), and one for a quiet move at the horizon after which its
+/// side threatens a capture (so the leaf is not scored with a capture pending); none otherwise.
+fn extension(
+    position: &Position,
+    child: &Position,
+    mv: Move,
+    depth: i32,
+    pv_node: bool,
+    reached_by_capture: bool,
+) -> i32 {
+    if mv.is_capture() {
+        i32::from(pv_node || reached_by_capture)
+    } else {
+        let mover = position.side_to_move();
+        i32::from(depth == 1 && child.with_side_to_move(mover).has_capture())
+    }
 }
 
 /// Plies the quiet move `index` (in the searched order) of a node with `depth` plies left is
@@ -180,6 +231,42 @@ fn late_move_reduction(features: &SearchFeatures, depth: i32, index: usize, pv_n
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_positions::{position, two_for_one_shot};
+    use draughts::Color;
+
+    /// The position after `moves` (move text) from `start`, and the last move played.
+    fn play(start: Position, moves: &[&str]) -> (Position, Position, Move) {
+        let mut before = start;
+        let mut last = None;
+        for text in moves {
+            let mv = before.parse_move(text).unwrap();
+            last = Some((before, mv));
+            before = before.play_unchecked(mv);
+        }
+        let (parent, mv) = last.expect("a move");
+        (parent, before, mv)
+    }
+
+    #[test]
+    fn captures_that_answer_captures_or_lie_on_the_principal_variation_are_extended() {
+        // 9-14 gives a man; White's 17x10 answers a quiet move; Black's 6x15x24 answers it.
+        let (parent, child, take) = play(two_for_one_shot(), &["9-14", "17x10"]);
+        assert_eq!(extension(&parent, &child, take, 5, false, false), 0);
+        assert_eq!(extension(&parent, &child, take, 5, true, false), 1, "on the PV");
+        let (parent, child, retake) = play(two_for_one_shot(), &["9-14", "17x10", "6x15x24"]);
+        assert_eq!(extension(&parent, &child, retake, 5, false, true), 1, "a capture answered");
+    }
+
+    #[test]
+    fn a_quiet_move_that_threatens_a_capture_is_extended_at_the_horizon_only() {
+        // 10-14 threatens 14x23 over the man on 18; 10-15 threatens nothing (22 is taken).
+        let start = position(&[10], &[18, 22], &[], Color::Black);
+        let (parent, child, threat) = play(start, &["10-14"]);
+        assert_eq!(extension(&parent, &child, threat, 1, false, false), 1);
+        assert_eq!(extension(&parent, &child, threat, 2, false, false), 0, "not above the horizon");
+        let (parent, child, quiet) = play(start, &["10-15"]);
+        assert_eq!(extension(&parent, &child, quiet, 1, true, true), 0);
+    }
 
     #[test]
     fn late_moves_of_deep_nodes_are_reduced_more() {
