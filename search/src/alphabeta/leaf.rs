@@ -103,7 +103,7 @@ impl Leaves for Incremental<'_> {
     type Error = Infallible;
 
     fn score(&mut self, engine: &AlphaBeta, position: &Position) -> Result<i32, Infallible> {
-        Ok(score_of_value(self.0.value(&engine.observation(position))))
+        Ok(score_of_value(self.0.value(&engine.path.observation(position))))
     }
 
     fn start(&mut self, root: &Position) {
@@ -143,7 +143,7 @@ impl<E: Evaluator + ?Sized> Leaves for NetValue<'_, E> {
 
     fn score(&mut self, engine: &AlphaBeta, position: &Position) -> Result<i32, SearchError> {
         let request = EvalRequest {
-            observation: engine.observation(position),
+            observation: engine.path.observation(position),
             legal_steps: Turn::new(*position).legal_steps(),
         };
         let evaluations = self.0.evaluate(std::slice::from_ref(&request))?;

@@ -24,6 +24,7 @@ mod eval;
 mod leaf;
 mod node;
 mod ordering;
+mod path;
 mod smp;
 mod tt;
 
@@ -31,14 +32,14 @@ pub use config::{AlphaBetaConfig, SearchFeatures};
 pub use leaf::{score_of_value, value_of_score, LeafEvaluator, NET_SCORE_LIMIT, WON};
 
 use crate::control::SearchControl;
-use crate::decision::no_progress_after;
 use crate::error::SearchError;
 use crate::evaluator::Evaluator;
 use crate::tables::table_probe;
-use draughts::{DrawRules, Game, Move, Observation, Position};
+use draughts::{DrawRules, Game, Move, Position};
 use egdb::{Tables, Wdl};
 use leaf::{Leaves, NetValue};
 use ordering::MoveHistory;
+use path::SearchPath;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tt::Table;
@@ -97,14 +98,8 @@ pub struct AlphaBeta {
     helpers: Vec<AlphaBeta>,
     /// Whether this engine is a helper: its search leaves the table's generation to the main one.
     is_helper: bool,
-    /// Hashes of the positions on the game and search path; `path[i]` is the position `i` plies
-    /// after the game's start.
-    path: Vec<u64>,
-    /// Plies since the last capture or man's move, for each entry of `path`.
-    no_progress: Vec<u16>,
-    /// Whether each move of the search path (from the root) was a capture.
-    captures: Vec<bool>,
-    rules: DrawRules,
+    /// The game and the search up to the node being searched.
+    path: SearchPath,
     /// Principal variation found at each ply (triangular table).
     pv: Vec<Vec<Move>>,
     nodes: u64,
@@ -136,10 +131,7 @@ impl AlphaBeta {
             table,
             helpers: Vec::new(),
             is_helper: false,
-            path: Vec::new(),
-            no_progress: Vec::new(),
-            captures: Vec::new(),
-            rules: DrawRules::default(),
+            path: SearchPath::default(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             deadline: None,
@@ -346,7 +338,6 @@ impl AlphaBeta {
             self.table.new_search();
         }
         self.history.new_search();
-        self.rules = game.rules();
         self.nodes = 0;
         self.aborted = false;
         self.deadline = match limit {
@@ -357,68 +348,7 @@ impl AlphaBeta {
             Limit::Nodes(nodes) => Some(nodes),
             Limit::Depth(_) | Limit::Time(_) => None,
         };
-        self.path.clear();
-        self.no_progress.clear();
-        self.captures.clear();
-        let mut replay = Game::new(*game.start(), game.rules());
-        self.path.push(replay.hash());
-        self.no_progress.push(replay.no_progress_plies());
-        for &mv in game.moves() {
-            replay.play_unchecked(mv);
-            self.path.push(replay.hash());
-            self.no_progress.push(replay.no_progress_plies());
-        }
-    }
-
-    fn push(&mut self, position: &Position, hash: u64, mv: Move) {
-        let last = *self.no_progress.last().expect("the path starts with the game's start");
-        self.no_progress.push(no_progress_after(position, mv, last));
-        self.path.push(position.hash_after(hash, mv));
-        self.captures.push(mv.is_capture());
-    }
-
-    fn pop(&mut self) {
-        self.path.pop();
-        self.no_progress.pop();
-        self.captures.pop();
-    }
-
-    /// Whether the last move of the search path was a capture (`false` at the root).
-    fn reached_by_capture(&self) -> bool {
-        self.captures.last().copied().unwrap_or(false)
-    }
-
-    /// Whether the position at the end of the path is a draw: it occurred before (one repetition
-    /// is enough inside the search) or the no-progress rule applies.
-    fn is_draw(&self) -> bool {
-        let no_progress = *self.no_progress.last().expect("the path is never empty");
-        if self.rules.no_progress_moves > 0 && no_progress >= 2 * self.rules.no_progress_moves {
-            return true;
-        }
-        self.rules.repetitions > 0 && self.earlier_occurrences().next().is_some()
-    }
-
-    /// The earlier occurrences on the path of the position at its end (as
-    /// `draughts::Game::repetitions` counts them: same side to move, since the last irreversible
-    /// move).
-    fn earlier_occurrences(&self) -> impl Iterator<Item = &u64> {
-        let no_progress = *self.no_progress.last().expect("the path is never empty");
-        let hash = *self.path.last().expect("the path is never empty");
-        self.path
-            .iter()
-            .rev()
-            .take(no_progress as usize + 1)
-            .skip(2)
-            .step_by(2)
-            .filter(move |&&h| h == hash)
-    }
-
-    /// What a net sees at `position`, the position at the end of the path, at the start of a
-    /// move: its no-progress count and repetitions from the game and the search path.
-    fn observation(&self, position: &Position) -> Observation {
-        let repetitions = u8::try_from(self.earlier_occurrences().count()).unwrap_or(u8::MAX);
-        let no_progress = *self.no_progress.last().expect("the path is never empty");
-        Observation::at_move_start(*position, no_progress, repetitions)
+        self.path.start(game);
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {

@@ -41,7 +41,7 @@ impl AlphaBeta {
         if self.must_abort(control) {
             return Ok(0);
         }
-        if ply > 0 && self.is_draw() {
+        if ply > 0 && self.path.is_draw() {
             return Ok(0);
         }
         if ply > 0 {
@@ -101,14 +101,14 @@ impl AlphaBeta {
         let table_move = entry.and_then(|e| e.best).filter(|&index| index < moves.len());
         let order = ordering::order(&moves, position, table_move, quiet);
         let original_alpha = alpha;
-        let by_capture = self.reached_by_capture();
+        let by_capture = self.path.reached_by_capture();
         let mut best: Option<(usize, i32)> = None;
         for (i, &index) in order.iter().enumerate() {
             let mv = moves[index];
             let child = position.play_unchecked(mv);
-            self.push(position, hash, mv);
+            self.path.push(position, hash, mv);
             leaves.push(position, &child);
-            let child_hash = *self.path.last().expect("just pushed");
+            let child_hash = self.path.hash();
             self.table.prefetch(child_hash);
             let extension = if features.extensions && depth > 0 {
                 extension(position, &child, mv, depth, pv_node, by_capture)
@@ -140,7 +140,7 @@ impl AlphaBeta {
                 score
             };
             leaves.pop();
-            self.pop();
+            self.path.pop();
             if self.aborted {
                 return Ok(0);
             }
