@@ -99,6 +99,30 @@ fn helper_threads_search_beside_the_main_one_and_its_answer_is_legal() {
 }
 
 #[test]
+fn static_null_move_pruning_cuts_nodes_and_keeps_the_shot() {
+    let with_margin = |futility| {
+        let features = SearchFeatures { futility, ..SearchFeatures::full() };
+        AlphaBeta::new(&AlphaBetaConfig { tt_bits: 16, features })
+    };
+    let (mut pruned, mut full) = (with_margin(20), with_margin(0));
+    let best = pruned.best_move_in(&two_for_one_shot(), Limit::Depth(6)).unwrap();
+    assert_eq!((best.mv.to_string(), best.score), ("9-14".to_string(), WIN - 3));
+    let mut rng = StdRng::seed_from_u64(31);
+    let (mut pruned_nodes, mut full_nodes) = (0, 0);
+    for _ in 0..12 {
+        let game = random_game(&mut rng, 16);
+        let (Some(a), Some(b)) =
+            (pruned.best_move(&game, Limit::Depth(8)), full.best_move(&game, Limit::Depth(8)))
+        else {
+            continue;
+        };
+        assert!(game.position().legal_moves().contains(&a.mv));
+        (pruned_nodes, full_nodes) = (pruned_nodes + a.nodes, full_nodes + b.nodes);
+    }
+    assert!(pruned_nodes < full_nodes, "{pruned_nodes} nodes pruned, {full_nodes} not");
+}
+
+#[test]
 fn deeper_search_beats_shallower() {
     let mut rng = StdRng::seed_from_u64(23);
     let (mut deep_points, mut games) = (0.0, 0);
