@@ -1,6 +1,6 @@
 // Included by the build scripts of the command line's crate (`cli/build.rs`) and of the net
-// library (`cli-torch/build.rs`): both record the same build identity, so the binary refuses a net library
-// from another build.
+// library (`cli-torch/build.rs`): both record the same build identity, so the binary refuses a
+// net library from another build.
 
 /// Sets `CHECKERS_ZERO_GIT_HASH` (the commit) and `CHECKERS_ZERO_BUILD` (version and commit).
 fn record_build_identity(repo: &std::path::Path) {
