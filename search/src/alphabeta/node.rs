@@ -3,12 +3,12 @@
 //! reductions where the engine's settings ask for them.
 
 use super::leaf::Leaves;
-use super::ordering::{self, QuietOrder};
+use super::ordering::{self, Order, QuietOrder};
 use super::tt::Bound;
 use super::{from_table, table_score, to_table, AlphaBeta, SearchFeatures, MAX_PLY, WIN, WON};
 use crate::control::SearchControl;
 use crate::tables::table_value;
-use draughts::{Move, Position};
+use draughts::{Move, MoveList, Position};
 
 /// Moves searched at full depth before reductions may apply to the quiet ones after them.
 const UNREDUCED_MOVES: usize = 3;
@@ -73,7 +73,9 @@ impl AlphaBeta {
                 return Ok(score);
             }
         }
-        let moves = position.legal_moves();
+        // Listed into the node's own list (a returned list would be copied).
+        let mut moves = MoveList::new();
+        position.for_each_legal_move(|mv| moves.push(mv));
         if moves.is_empty() {
             return Ok(-(WIN - ply as i32));
         }
@@ -99,11 +101,12 @@ impl AlphaBeta {
             policy: by_policy.then_some(policy.as_slice()),
         });
         let table_move = entry.and_then(|e| e.best).filter(|&index| index < moves.len());
-        let order = ordering::order(&moves, position, table_move, quiet);
+        let mut order = Order::default();
+        ordering::order(&moves, position, table_move, quiet, &mut order);
         let original_alpha = alpha;
         let by_capture = self.path.reached_by_capture();
         let mut best: Option<(usize, i32)> = None;
-        for (i, &index) in order.iter().enumerate() {
+        for (i, index) in order.indices().enumerate() {
             let mv = moves[index];
             let child = position.play_unchecked(mv);
             self.path.push(position, hash, mv);

@@ -77,21 +77,29 @@ fn policy_key(logit: f32) -> u64 {
     top - ((clamped + POLICY_RANGE) * (1u32 << POLICY_STEPS) as f32) as u64
 }
 
-/// The search order of a node's moves: indices into its legal moves as generated.
-pub(crate) type Order = SmallVec<[usize; 32]>;
+/// The search order of a node's moves, best first: each move's rank (lower first) and its index
+/// into the node's legal moves as generated.
+#[derive(Default)]
+pub(crate) struct Order(SmallVec<[(u64, usize); 32]>);
+
+impl Order {
+    /// The moves' indices into the legal moves, in the order they are searched.
+    pub fn indices(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().map(|&(_, index)| index)
+    }
+}
 
 /// `moves` best-first for the side to move in `position` (a stable sort, so deterministic), as
-/// indices into `moves`; `table_move` is the table's move as such an index. Each move's rank is
-/// computed once, then the moves are sorted by it.
+/// indices into `moves`, written into `order` (filled in place: a returned order would be
+/// copied); `table_move` is the table's move as such an index. Each move's rank is computed
+/// once, then the moves are sorted by it.
 pub(crate) fn order(
     moves: &MoveList,
     position: &Position,
     table_move: Option<usize>,
     quiet: Option<QuietOrder<'_>>,
-) -> Order {
-    if moves.len() < 2 {
-        return (0..moves.len()).collect();
-    }
+    order: &mut Order,
+) {
     let side = position.side_to_move();
     let crown_row = Position::crown_row(side);
     let men = position.men(side);
@@ -118,10 +126,14 @@ pub(crate) fn order(
             | (quiet_key << 24)
             | (HISTORY_CAP - history.clamp(0, HISTORY_CAP as i32) as u64)
     };
-    let mut ranked: SmallVec<[(u64, usize); 32]> =
-        moves.iter().copied().enumerate().map(|entry| (rank(entry), entry.0)).collect();
+    let ranked = &mut order.0;
+    ranked.clear();
+    if moves.len() < 2 {
+        ranked.extend((0..moves.len()).map(|index| (0, index)));
+        return;
+    }
+    ranked.extend(moves.iter().copied().enumerate().map(|entry| (rank(entry), entry.0)));
     ranked.sort_by_key(|&(rank, _)| rank);
-    ranked.into_iter().map(|(_, index)| index).collect()
 }
 
 #[cfg(test)]
@@ -139,7 +151,9 @@ mod tests {
         table_move: Option<usize>,
         quiet: QuietOrder<'_>,
     ) -> Vec<Move> {
-        order(generated, position, table_move, Some(quiet)).iter().map(|&i| generated[i]).collect()
+        let mut searched = Order::default();
+        order(generated, position, table_move, Some(quiet), &mut searched);
+        searched.indices().map(|i| generated[i]).collect()
     }
 
     #[test]

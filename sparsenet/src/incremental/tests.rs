@@ -133,3 +133,35 @@ fn the_move_scores_are_the_policy_logits_of_the_pieces_alone() {
     assert!(compared > 1000, "{compared} logits compared");
     assert!(worst < 0.05, "the integer accumulator's logits differ by {worst}");
 }
+
+#[test]
+fn positions_evaluated_after_moves_made_and_taken_back_unevaluated_equal_the_sums_made_anew() {
+    // A random walk down and up the game tree, evaluating now and then: each evaluation brings
+    // up to date only what it needs, over moves never evaluated and paths taken back.
+    let net = Arc::new(QuantisedNet::new(&reference_net()));
+    let (mut path, mut fresh) = (IncrementalNet::new(Arc::clone(&net)), IncrementalNet::new(net));
+    let mut rng = SplitMix64::new(13);
+    let mut compared = 0;
+    for _ in 0..20 {
+        let mut line = vec![Position::start()];
+        path.start(&line[0]);
+        for _ in 0..400 {
+            let position = *line.last().unwrap();
+            let moves = position.legal_moves();
+            if line.len() > 1 && (moves.is_empty() || rng.below(3) == 0) {
+                line.pop();
+                path.pop();
+            } else if !moves.is_empty() {
+                let child = position.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+                path.push(&position, &child);
+                line.push(child);
+            }
+            if rng.below(4) == 0 {
+                let observation = Observation::at_move_start(*line.last().unwrap(), 0, 1);
+                assert_eq!(path.value(&observation), fresh.value_of(&observation));
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1500, "{compared} positions");
+}
