@@ -5,14 +5,16 @@
 //! the endgame tables cover, with their result (`Termination "endgame_tables"`). With `--resume`,
 //! the games already in the `--record` file (the same players, ballot and colours) count as
 //! played, so an interrupted match goes on where it stopped. With `--sprt ELO0,ELO1[,ALPHA,BETA]`
-//! the match stops as soon as the test decides (`--games` is then the most it plays).
+//! the match stops as soon as the test decides (`--games` is then the most it plays). With
+//! `--clock BASE+INC` both sides play under a game clock, and a side out of time loses
+//! (`Termination "time"`).
 
 use crate::net_support::{needs_libtorch, NetArgs};
 use anyhow::{Context, Result};
 use arena::{
     black_points, read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant,
-    Entrant, Fixture, MatchConfig, PlayedGame, PlayerSpec, ResultRecord, SprtConfig, SprtState,
-    Tally,
+    Entrant, Fixture, GameClock, MatchConfig, PlayedGame, PlayerSpec, ResultRecord, SprtConfig,
+    SprtState, Tally,
 };
 use clap::Args;
 use draughts::DrawRules;
@@ -49,6 +51,13 @@ pub struct MatchArgs {
     openings: Option<PathBuf>,
     #[command(flatten)]
     net: NetArgs,
+    /// Play under a game clock: BASE seconds for each side, INC added before each of its moves
+    /// (e.g. 60+0.5). Every player thinks within each move's budget of it, as an engine protocol
+    /// gives it (a share of the clock as its target, three at most; the alpha-beta engine's
+    /// `time_management` decides within that), and a side out of time loses. Players that name
+    /// no budget are named by it (`alphabeta:60+0.5`).
+    #[arg(long, value_name = "BASE+INC", conflicts_with_all = ["time", "playouts"])]
+    clock: Option<GameClock>,
     /// Where to write the games as PDN (default: match-<unix time>.pdn in the first run directory's
     /// games/ folder; without a run directory, the games are not saved as PDN).
     #[arg(long, value_name = "FILE")]
@@ -77,7 +86,8 @@ impl MatchArgs {
 
 /// Plays the match; `nets` loads the net players' nets.
 pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
-    let options = args.net.options(nets)?;
+    let mut options = args.net.options(nets)?;
+    options.clock = args.clock;
     let a = Entrant::load(&crate::levels::spec(&args.a)?.parse::<PlayerSpec>()?, &options)?;
     let b = Entrant::load(&crate::levels::spec(&args.b)?.parse::<PlayerSpec>()?, &options)?;
     if let Some(nets) = &options.nets {
@@ -134,6 +144,7 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         seed: args.seed,
         threads: args.threads,
         tables: options.egdb.clone(),
+        clock: args.clock,
     };
     run_fixtures(&a, &b, &fixtures, config, |game| {
         tally.add(game.score_of_a());

@@ -133,7 +133,7 @@ pub fn play_anchor(
     let clock = Instant::now();
     let fixtures = schedule(deck, config.games as usize, seed);
     let mut tally = Tally::default();
-    let run = MatchConfig { rules, seed, threads: config.threads, tables };
+    let run = MatchConfig { rules, seed, threads: config.threads, tables, clock: None };
     let games = run_fixtures(net, opponent, &fixtures, run, |game| {
         tally.add(game.score_of_a());
         ControlFlow::Continue(())

@@ -1,5 +1,6 @@
 //! A contestant built from a [`PlayerSpec`]: nets loaded once and shared by all games.
 
+use crate::clock::GameClock;
 use crate::error::ArenaError;
 use crate::player::{Contestant, Player};
 use crate::players::alphabeta::AlphaBetaPlayer;
@@ -23,6 +24,10 @@ pub struct NetOptions {
     /// Time per move, for `mcts:` players that name no playouts and for `alphabeta` without a
     /// depth or time: the same for both sides of an equal-time match.
     pub time: Option<Duration>,
+    /// The game clock of a match under one (`match --clock`): players that name no budget are
+    /// named by it (`alphabeta:60+0.5`), and every player thinks within each move's budget of
+    /// it.
+    pub clock: Option<GameClock>,
     /// Where loaded nets run (CPU or a CUDA device).
     pub device: DeviceSpec,
     /// Endgame tables the `mcts:` players' searches take as exact leaves (see
@@ -38,6 +43,7 @@ impl Default for NetOptions {
         NetOptions {
             playouts: PLAYER_PLAYOUTS,
             time: None,
+            clock: None,
             device: DeviceSpec::Cpu,
             egdb: None,
             nets: None,
@@ -69,22 +75,26 @@ impl Entrant {
         Ok(match spec {
             PlayerSpec::Random => builtin("random".into(), Kind::Random),
             PlayerSpec::AlphaBeta { limit, net, search } => {
-                let limit = limit.or(options.time.map(SearchLimit::Time)).ok_or_else(|| {
-                    ArenaError::PlayerSpec {
-                        text: "alphabeta".into(),
-                        reason: "names no depth or time: write alphabeta:DEPTH or \
-                                 alphabeta:SECONDSs, or give a time per move (--time)"
-                            .into(),
-                    }
-                })?;
-                let (limit, name) = match limit {
-                    SearchLimit::Depth(depth) => {
-                        (Limit::Depth(depth), format!("alphabeta:{depth}"))
-                    }
-                    SearchLimit::Time(time) => {
-                        (Limit::Time(time), format!("alphabeta:{}s", time.as_secs_f64()))
-                    }
-                };
+                let (limit, name) =
+                    match (limit.or(options.time.map(SearchLimit::Time)), options.clock) {
+                        (Some(SearchLimit::Depth(depth)), _) => {
+                            (Limit::Depth(depth), format!("alphabeta:{depth}"))
+                        }
+                        (Some(SearchLimit::Time(time)), _) => {
+                            (Limit::Time(time), format!("alphabeta:{}s", time.as_secs_f64()))
+                        }
+                        (None, Some(clock)) => {
+                            (clock.first_move_limit(), format!("alphabeta:{clock}"))
+                        }
+                        (None, None) => {
+                            return Err(ArenaError::PlayerSpec {
+                                text: "alphabeta".into(),
+                                reason: "names no depth or time: write alphabeta:DEPTH or \
+                                     alphabeta:SECONDSs, or give a time per move (--time)"
+                                    .into(),
+                            })
+                        }
+                    };
                 // The classic engine alone, the full one with a net; then the spec's changes.
                 let mut features = match net {
                     None => SearchFeatures::classic(),
@@ -112,14 +122,16 @@ impl Entrant {
                 }
             }
             PlayerSpec::Mcts { net, playouts, settings } => {
-                let thinking = match (playouts, options.time) {
+                let clock_time = options.clock.map(|clock| clock.first_move_target());
+                let thinking = match (playouts, options.time.or(clock_time)) {
                     (Some(p), _) => Thinking::Playouts(*p),
                     (None, Some(time)) => Thinking::Time(time),
                     (None, None) => Thinking::Playouts(options.playouts),
                 };
-                let budget = match thinking {
-                    Thinking::Playouts(p) => p.to_string(),
-                    Thinking::Time(t) => format!("{}s", t.as_secs_f64()),
+                let budget = match (thinking, options.clock) {
+                    (Thinking::Playouts(p), _) => p.to_string(),
+                    (Thinking::Time(_), Some(clock)) if options.time.is_none() => clock.to_string(),
+                    (Thinking::Time(t), _) => format!("{}s", t.as_secs_f64()),
                 };
                 let (shared, step) = load_net(net, options)?;
                 let mut config = player_config(thinking);

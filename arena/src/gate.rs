@@ -135,7 +135,8 @@ pub fn run_gate(
     let fixtures = schedule(deck, config.games as usize, config.seed);
     let mut tally = Tally::default();
     let mut decision = None;
-    let run = MatchConfig { rules, seed: config.seed, threads: config.threads, tables };
+    let run =
+        MatchConfig { rules, seed: config.seed, threads: config.threads, tables, clock: None };
     let games = run_fixtures(candidate, best, &fixtures, run, |game| {
         tally.add(game.score_of_a());
         decision = decide(config, &tally);

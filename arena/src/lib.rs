@@ -9,6 +9,7 @@
 //! game, with that game's state (a search tree, a seed), so that games run in parallel.
 
 mod anchors;
+mod clock;
 mod entrant;
 mod error;
 mod fixture;
@@ -23,6 +24,7 @@ mod runner;
 mod spec;
 
 pub use anchors::{play_anchor, EvalConfig, EvalRecord};
+pub use clock::GameClock;
 pub use entrant::{Entrant, NetOptions};
 pub use error::{ArenaError, BallotError, PlayerFailure};
 pub use fixture::{schedule, Fixture};

@@ -3,13 +3,19 @@
 //! tables, until the first position at the start of a move that they cover: the game is then
 //! adjudicated with the tables' value. The rules come first: a position that is over by them
 //! (no move, a repetition, no progress) ends the game by them even when the tables cover it.
+//! Under a game clock ([`GameClock`]) each move is thought about within its budget, and a side
+//! whose clock runs out loses on time.
 
+use crate::clock::GameClock;
 use crate::error::ArenaError;
 use crate::fixture::Fixture;
-use crate::player::{Contestant, Player};
+use crate::player::{Choice, Contestant, Player};
 use crate::record::ending;
-use draughts::{Color, DrawRules, Game, GameResult, Outcome, PdnGame, Position};
+use crate::runner::MatchConfig;
+use draughts::{Color, Game, GameResult, Outcome, PdnGame, Position};
 use egdb::Tables;
+use search::{SearchControl, ThinkRequest};
+use std::time::Instant;
 use support::mix;
 
 /// A finished game with who played it.
@@ -37,6 +43,11 @@ pub enum Ending {
         /// The side that wins with best play; `None` for a draw.
         winner: Option<Color>,
     },
+    /// A side's clock ran out (a game under a [`GameClock`]).
+    Time {
+        /// The side out of time.
+        loser: Color,
+    },
 }
 
 impl Ending {
@@ -52,6 +63,13 @@ impl Ending {
                     -1
                 }
             }
+            Ending::Time { loser } => {
+                if loser == color {
+                    -1
+                } else {
+                    1
+                }
+            }
         }
     }
 
@@ -62,14 +80,18 @@ impl Ending {
             Ending::Tables { winner: Some(Color::Black) } => GameResult::BlackWins,
             Ending::Tables { winner: Some(Color::White) } => GameResult::WhiteWins,
             Ending::Tables { winner: None } => GameResult::Draw,
+            Ending::Time { loser: Color::White } => GameResult::BlackWins,
+            Ending::Time { loser: Color::Black } => GameResult::WhiteWins,
         }
     }
 
-    /// How the game ended, in one word (see [`crate::ending`]); `endgame_tables` when adjudicated.
+    /// How the game ended, in one word (see [`crate::ending`]); `endgame_tables` when adjudicated,
+    /// `time` when a clock ran out.
     pub fn word(self) -> &'static str {
         match self {
             Ending::Rules(outcome) => ending(outcome),
             Ending::Tables { .. } => "endgame_tables",
+            Ending::Time { .. } => "time",
         }
     }
 }
@@ -114,17 +136,16 @@ impl PlayedGame {
     }
 }
 
-/// Plays `fixture` between `a` and `b`. `seed` is the match's; each game and side gets its own.
-/// With `tables`, the game is adjudicated at the first position they cover (see the module
-/// documentation), the ballot's positions included.
+/// Plays `fixture` between `a` and `b` as `config` says: its draw rules, its seed (each game and
+/// side gets its own from it), its endgame tables (the game adjudicated at the first position
+/// they cover, the ballot's positions included; see the module documentation) and its clock.
 pub fn play_fixture(
     a: &dyn Contestant,
     b: &dyn Contestant,
     fixture: &Fixture,
-    rules: DrawRules,
-    seed: u64,
-    tables: Option<&Tables>,
+    config: &MatchConfig,
 ) -> Result<PlayedGame, ArenaError> {
+    let (rules, seed, tables) = (config.rules, config.seed, config.tables.as_deref());
     let (black, white) = if fixture.a_is_black { (a, b) } else { (b, a) };
     // Items are counted from 1, as they always were: the same seed plays the same games.
     let game_seed = mix(seed, fixture.index as u64 + 1);
@@ -135,7 +156,7 @@ pub fn play_fixture(
         // A deck's ballots were checked when it was read.
         game.play_unchecked(mv);
     }
-    let ending = finish(&mut game, &mut players, names, tables)?;
+    let ending = finish(&mut game, &mut players, names, tables, config.clock)?;
     Ok(PlayedGame {
         fixture: fixture.clone(),
         black: Side::of(black),
@@ -145,14 +166,17 @@ pub fn play_fixture(
     })
 }
 
-/// Lets the players (Black's first) move until the game is over, or `tables` cover its position;
-/// every move is checked.
+/// Lets the players (Black's first) move until the game is over, `tables` cover its position, or
+/// (under `clock`) a side's time runs out; every move is checked.
 pub(crate) fn finish(
     game: &mut Game,
     players: &mut [Box<dyn Player>; 2],
     names: [&str; 2],
     tables: Option<&Tables>,
+    clock: Option<GameClock>,
 ) -> Result<Ending, ArenaError> {
+    // Seconds left on each side's clock, before its next move's increment.
+    let mut left = clock.map_or([0.0; 2], |clock| [clock.base; 2]);
     loop {
         if let Some(outcome) = game.outcome() {
             return Ok(Ending::Rules(outcome));
@@ -160,8 +184,20 @@ pub(crate) fn finish(
         if let Some(ending) = tables.and_then(|t| adjudicate(t, game.position())) {
             return Ok(ending);
         }
-        let side = game.position().side_to_move().index();
-        let choice = players[side].choose(game)?;
+        let mover = game.position().side_to_move();
+        let side = mover.index();
+        let choice = match clock {
+            None => players[side].choose(game)?,
+            Some(clock) => {
+                let started = Instant::now();
+                let choice = think_under(clock, left[side], players[side].as_mut(), game)?;
+                left[side] = clock.after_move(left[side], started.elapsed().as_secs_f64());
+                if left[side] < 0.0 {
+                    return Ok(Ending::Time { loser: mover });
+                }
+                choice
+            }
+        };
         let before = *game.position();
         game.play(choice.mv).map_err(|_| ArenaError::IllegalMove {
             player: names[side].to_string(),
@@ -170,6 +206,19 @@ pub(crate) fn finish(
             fen: before.to_fen(),
         })?;
     }
+}
+
+/// `player`'s move in `game` within the budget of a move with `left` seconds on its `clock`.
+fn think_under(
+    clock: GameClock,
+    left: f64,
+    player: &mut dyn Player,
+    game: &Game,
+) -> Result<Choice, ArenaError> {
+    let control = SearchControl::new();
+    let request =
+        ThinkRequest { budget: clock.budget(left), control: &control, report: &mut |_| {} };
+    player.think(game, request)
 }
 
 /// The tables' verdict on `position` (at the start of a move) when it has at most

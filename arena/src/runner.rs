@@ -2,6 +2,7 @@
 //! so that progress, records and early stopping (SPRT) see the same sequence whatever the
 //! number of threads.
 
+use crate::clock::GameClock;
 use crate::error::ArenaError;
 use crate::fixture::Fixture;
 use crate::play::{play_fixture, PlayedGame};
@@ -32,6 +33,9 @@ pub struct MatchConfig {
     /// Endgame tables that adjudicate a game at the first position they cover; `None` plays every
     /// game to its end by the rules.
     pub tables: Option<Arc<Tables>>,
+    /// A clock both sides play under (each move thought about within its budget, a side out of
+    /// time losing); `None`: each player's own budget a move.
+    pub clock: Option<GameClock>,
 }
 
 /// Plays `fixtures` between `a` and `b`. `on_game` sees each finished game in schedule order and
@@ -65,8 +69,7 @@ pub fn run_fixtures(
         while !stop.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(fixture) = fixtures.get(i) else { break };
-            let tables = config.tables.as_deref();
-            let result = play_fixture(a, b, fixture, config.rules, config.seed, tables);
+            let result = play_fixture(a, b, fixture, &config);
             let mut delivery = delivery.lock().expect("no thread panics while delivering");
             if delivery.accept(i, result).is_break() {
                 stop.store(true, Ordering::Relaxed);

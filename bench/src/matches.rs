@@ -69,7 +69,8 @@ pub fn bench_matches(
     };
     let (a, b) = (player("a")?, player("b")?);
     let fixtures = schedule(&standard_deck()?, games.max(2), 0);
-    let config = MatchConfig { rules: Default::default(), seed: 0, threads: 0, tables: None };
+    let config =
+        MatchConfig { rules: Default::default(), seed: 0, threads: 0, tables: None, clock: None };
     let start = Instant::now();
     let played = run_fixtures(&a, &b, &fixtures, config, |_| ControlFlow::Continue(()))?;
     let seconds = start.elapsed().as_secs_f64().max(1e-9);

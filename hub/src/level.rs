@@ -3,19 +3,13 @@
 //! `depth=N` searches N plies (alpha-beta; an MCTS player keeps its own playouts), `nodes=N` N
 //! nodes or playouts, `move-time=T` T seconds per move, `infinite` until `stop`. With a clock,
 //! `time=T [inc=I] [moves=M]`, the increment is added before every move (as the protocol says), and
-//! one move gets its share of what is left: `T / M` with `moves`, else `T / 30`, plus the
-//! increment, always keeping `RESERVE` plus 2% of the clock in hand.
+//! one move gets its share of what is left ([`MoveBudget::of_clock`]): `T / M` with `moves`, else
+//! `T / 30`, plus the increment, as its target, and three shares at most for an engine that
+//! manages its time, always keeping 0.05 s plus 2% of the clock in hand.
 
 use crate::line::Line;
 use search::MoveBudget;
 use std::time::Duration;
-
-/// Moves a sudden-death clock is spread over when `moves` is not given.
-const MOVES_TO_GO: f64 = 30.0;
-/// Seconds always kept on the clock (process and pipe latency).
-const RESERVE: f64 = 0.05;
-/// The least time a move is given.
-const MIN_MOVE_TIME: f64 = 0.01;
 
 /// The limit set by the last `level` line (the engine's own setting before any).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -106,12 +100,7 @@ impl Level {
             Level::Nodes(nodes) => MoveBudget::Nodes(nodes),
             Level::MoveTime(time) => MoveBudget::Time(time),
             Level::Infinite => MoveBudget::Infinite,
-            Level::Clock { time, inc, moves } => {
-                let available = time + inc;
-                let share = time / moves.map_or(MOVES_TO_GO, f64::from) + inc;
-                let most = available - RESERVE - 0.02 * available;
-                MoveBudget::Time(Duration::from_secs_f64(share.min(most).max(MIN_MOVE_TIME)))
-            }
+            Level::Clock { time, inc, moves } => MoveBudget::of_clock(time, inc, moves),
         }
     }
 }
@@ -136,11 +125,16 @@ mod tests {
         Level::parse(&Line::parse(text).unwrap())
     }
 
-    fn seconds(level: Level) -> f64 {
+    /// The target and the most of a clock's move, in seconds.
+    fn clock(level: Level) -> (f64, f64) {
         match level.budget() {
-            MoveBudget::Time(time) => time.as_secs_f64(),
-            other => panic!("not a time budget: {other:?}"),
+            MoveBudget::Clock { target, most } => (target.as_secs_f64(), most.as_secs_f64()),
+            other => panic!("not a clock's budget: {other:?}"),
         }
+    }
+
+    fn seconds(level: Level) -> f64 {
+        clock(level).0
     }
 
     #[test]
@@ -165,7 +159,12 @@ mod tests {
         assert!((seconds(level("level time=30 inc=2").unwrap()) - 3.0).abs() < 1e-9);
         // One move left on a nearly empty clock: the reserve stays.
         let last = seconds(level("level time=1 moves=1").unwrap());
-        assert!(last < 1.0 - RESERVE && last > 0.9, "{last}");
-        assert_eq!(seconds(level("level time=0").unwrap()), MIN_MOVE_TIME);
+        assert!(last < 1.0 - 0.05 && last > 0.9, "{last}");
+        assert_eq!(clock(level("level time=0").unwrap()), (0.01, 0.01));
+        // A move may stretch to three shares, never into the reserve.
+        let (target, most) = clock(level("level time=60").unwrap());
+        assert!((target - 2.0).abs() < 1e-9 && (most - 6.0).abs() < 1e-9, "{target} {most}");
+        let (target, most) = clock(level("level time=10 moves=2").unwrap());
+        assert!((target - 5.0).abs() < 1e-9 && (most - (10.0 - 0.05 - 0.2)).abs() < 1e-9);
     }
 }

@@ -283,8 +283,11 @@ impl Session {
         };
         let mut budget = self.level.budget();
         self.ponder_time = None;
-        if let (Some("ponder"), MoveBudget::Time(time)) = (mode, budget) {
-            // The clock is not running yet: search until the expected move is played.
+        if let (Some("ponder"), MoveBudget::Time(time) | MoveBudget::Clock { target: time, .. }) =
+            (mode, budget)
+        {
+            // The clock is not running yet: search until the expected move is played, then for
+            // the move's time (its target, under a clock).
             self.ponder_time = Some(time);
             budget = MoveBudget::Infinite;
         }

@@ -19,6 +19,48 @@ pub enum MoveBudget {
     Nodes(u64),
     /// Until stopped.
     Infinite,
+    /// A move under a game clock: about `target` of wall time, never more than `most`. A player
+    /// that manages its time (the alpha-beta engine's `time_management`) spends less on a
+    /// settled answer and more on one that changes; others take `target`, as [`MoveBudget::Time`].
+    Clock {
+        /// About what the move should take.
+        target: Duration,
+        /// The most it may take.
+        most: Duration,
+    },
+}
+
+/// Moves a sudden-death clock is spread over when the moves to the next control are not given.
+const MOVES_TO_GO: f64 = 30.0;
+/// Seconds always kept on the clock (process and pipe latency), besides [`RESERVE_SHARE`] of it.
+const RESERVE: f64 = 0.05;
+/// The share of the clock always kept in hand.
+const RESERVE_SHARE: f64 = 0.02;
+/// The least time a move is given, in seconds.
+const MIN_MOVE_TIME: f64 = 0.01;
+/// The most a move may take, in shares.
+const MOST_SHARES: f64 = 3.0;
+
+/// What a move may take with `time` seconds left on its side's clock before this move's increment
+/// `inc` (added before every move), and `moves` moves to the next time control when given: the
+/// target (a share of `time / moves`, else `time / 30`, plus the increment) and the most (three
+/// shares), always keeping 0.05 s plus 2% of the clock in hand (and at least 0.01 s).
+pub fn clock_allowance(time: f64, inc: f64, moves: Option<u32>) -> (Duration, Duration) {
+    let available = time + inc;
+    let share = time / moves.map_or(MOVES_TO_GO, f64::from) + inc;
+    let most = (MOST_SHARES * share)
+        .min(available - RESERVE - RESERVE_SHARE * available)
+        .max(MIN_MOVE_TIME);
+    let target = share.clamp(MIN_MOVE_TIME, most);
+    (Duration::from_secs_f64(target), Duration::from_secs_f64(most))
+}
+
+impl MoveBudget {
+    /// The budget of a move under a clock: [`clock_allowance`] as [`MoveBudget::Clock`].
+    pub fn of_clock(time: f64, inc: f64, moves: Option<u32>) -> MoveBudget {
+        let (target, most) = clock_allowance(time, inc, moves);
+        MoveBudget::Clock { target, most }
+    }
 }
 
 /// One request to think about a move: its budget, the control that may end it early, and where

@@ -66,7 +66,9 @@ pub use cache::{CacheStats, CachedEvaluator, DEFAULT_EVAL_CACHE};
 pub use config::{
     Budget, ConfigError, MctsConfig, PlayoutCap, Resignation, TemperatureSchedule, MOVE_TEMPERATURE,
 };
-pub use control::{MoveBudget, Outlook, Progress, RootMove, Score, SearchControl, ThinkRequest};
+pub use control::{
+    clock_allowance, MoveBudget, Outlook, Progress, RootMove, Score, SearchControl, ThinkRequest,
+};
 pub use error::SearchError;
 pub use evaluator::{
     priors_from_logits, BoxedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator,

@@ -136,6 +136,7 @@ impl Player for AlphaBetaPlayer {
             MoveBudget::Depth(depth) => Limit::Depth(depth),
             MoveBudget::Nodes(nodes) => Limit::Nodes(nodes),
             MoveBudget::Infinite => Limit::Time(UNTIL_STOPPED),
+            MoveBudget::Clock { target, most } => Limit::Clock { target, most },
         };
         let started = Instant::now();
         let mut on_iteration = |best: &BestMove| report(&progress(best, started.elapsed()));

@@ -240,7 +240,9 @@ impl<E: Evaluator + Send> Player for MctsPlayer<E> {
         let ThinkRequest { budget, control, report } = request;
         let goal = match budget {
             MoveBudget::Own | MoveBudget::Depth(_) => Self::goal_of(self.thinking),
-            MoveBudget::Time(time) => Goal::Until(Instant::now() + time),
+            MoveBudget::Time(time) | MoveBudget::Clock { target: time, .. } => {
+                Goal::Until(Instant::now() + time)
+            }
             MoveBudget::Nodes(nodes) => Goal::Visits(nodes.clamp(1, u64::from(u32::MAX)) as u32),
             MoveBudget::Infinite => Goal::Stopped,
         };

@@ -74,7 +74,7 @@ fn a_match_through_shared_servers_plays_the_same_games_as_the_direct_path() {
     let play = |batched: bool, threads: usize| {
         let (a, b) = (Side::new("a", 1, batched), Side::new("b", 2, batched));
         let rules = DrawRules { max_plies: 120, ..DrawRules::default() };
-        let config = MatchConfig { rules, seed: 3, threads, tables: None };
+        let config = MatchConfig { rules, seed: 3, threads, tables: None, clock: None };
         run_fixtures(&a, &b, &fixtures, config, |_| ControlFlow::Continue(())).unwrap()
     };
     let direct = play(false, 1);
@@ -109,7 +109,8 @@ fn a_failing_net_stops_the_match_with_one_line_naming_the_player_and_the_cause()
     };
     let other = Side::new("other", 1, true);
     let fixtures = schedule(&standard_deck().unwrap(), 8, 5);
-    let config = MatchConfig { rules: DrawRules::default(), seed: 3, threads: 0, tables: None };
+    let config =
+        MatchConfig { rules: DrawRules::default(), seed: 3, threads: 0, tables: None, clock: None };
     let err = run_fixtures(&failing, &other, &fixtures, config, |_| ControlFlow::Continue(()))
         .expect_err("the match fails");
     let line = support::one_line(&err);

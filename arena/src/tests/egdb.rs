@@ -31,7 +31,8 @@ fn finished(fen: &str) -> (Game, Ending) {
     let mut players: [Box<dyn Player>; 2] = [random.player(1).unwrap(), random.player(2).unwrap()];
     let mut game = Game::new(Position::from_fen(fen).unwrap(), DrawRules::default());
     let ending =
-        finish(&mut game, &mut players, ["random", "random"], Some(tables().as_ref())).unwrap();
+        finish(&mut game, &mut players, ["random", "random"], Some(tables().as_ref()), None)
+            .unwrap();
     (game, ending)
 }
 

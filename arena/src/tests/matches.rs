@@ -22,7 +22,7 @@ fn entrant(text: &str) -> Entrant {
 }
 
 fn config(threads: usize) -> MatchConfig {
-    MatchConfig { rules: DrawRules::default(), seed: 1, threads, tables: None }
+    MatchConfig { rules: DrawRules::default(), seed: 1, threads, tables: None, clock: None }
 }
 
 fn play(

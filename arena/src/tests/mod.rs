@@ -2,6 +2,7 @@
 
 mod alphabeta_net;
 mod batched;
+mod clock;
 mod egdb;
 mod forced_wins;
 mod matches;

@@ -50,7 +50,7 @@ fn net_players_load_a_runs_best_net_and_play_legal_games() {
 
     let rules = DrawRules { max_plies: 80, ..DrawRules::default() };
     let fixtures = schedule(&standard_deck().unwrap(), 2, 0);
-    let config = MatchConfig { rules, seed: 0, threads: 2, tables: None };
+    let config = MatchConfig { rules, seed: 0, threads: 2, tables: None, clock: None };
     let games =
         run_fixtures(&mcts, &policy, &fixtures, config, |_| ControlFlow::Continue(())).unwrap();
     assert_eq!(games.len(), 2);

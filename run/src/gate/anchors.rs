@@ -100,6 +100,7 @@ pub fn evaluate(
         device: config.device,
         egdb: tables.clone(),
         nets: Some(model::players_loader()),
+        ..NetOptions::default()
     };
     let playouts = (eval.playouts > 0).then_some(eval.playouts);
     let run_net = |checkpoint: &Path| -> Result<Entrant> {

@@ -50,6 +50,7 @@ pub fn gate(
         device: config.device,
         egdb: tables.clone(),
         nets: Some(model::players_loader()),
+        ..NetOptions::default()
     };
     let candidate = net_entrant(run, &candidate_path, &options)?;
     let opponent = net_entrant(run, &run.root().join(&best.checkpoint), &options)?;

@@ -26,6 +26,7 @@ mod node;
 mod ordering;
 mod path;
 mod smp;
+mod timing;
 mod tt;
 
 pub use config::{AlphaBetaConfig, SearchFeatures};
@@ -42,6 +43,7 @@ use ordering::MoveHistory;
 use path::SearchPath;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use timing::MoveTimer;
 use tt::Table;
 
 /// Score of a won position, less the plies to the win (a quicker win scores higher).
@@ -71,6 +73,16 @@ pub enum Limit {
     /// Deepen until this many nodes are searched (an iteration past it is cut short); depth 1
     /// always completes. Deterministic.
     Nodes(u64),
+    /// A move under a game clock: about `target`, never more than `most` (an iteration is cut
+    /// short there). With [`SearchFeatures::time_management`] the engine begins no iteration
+    /// once its answer has had time enough, less when the answer has settled and more when it
+    /// just changed; without, this is `Time(target)`. Depth 1 always completes.
+    Clock {
+        /// About what the move should take.
+        target: Duration,
+        /// The most it may take.
+        most: Duration,
+    },
 }
 
 /// The engine's answer.
@@ -104,6 +116,8 @@ pub struct AlphaBeta {
     pv: Vec<Vec<Move>>,
     nodes: u64,
     deadline: Option<Instant>,
+    /// When a move under a clock has had time enough (the main engine's, with time management).
+    timer: Option<MoveTimer>,
     /// Node budget of the search, if any.
     max_nodes: Option<u64>,
     /// Whether the clock may stop the current iteration (never the first).
@@ -135,6 +149,7 @@ impl AlphaBeta {
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             deadline: None,
+            timer: None,
             max_nodes: None,
             may_abort: false,
             aborted: false,
@@ -237,7 +252,7 @@ impl AlphaBeta {
         let max_depth = match limit {
             _ if self.features.instant_forced && moves.len() == 1 => 1,
             Limit::Depth(depth) => depth.max(1),
-            Limit::Time(_) | Limit::Nodes(_) => MAX_PLY as u32 / 2,
+            Limit::Time(_) | Limit::Nodes(_) | Limit::Clock { .. } => MAX_PLY as u32 / 2,
         };
         Some(Root::Search(RootSearch { position, hash: game.hash(), first, max_depth }))
     }
@@ -271,7 +286,9 @@ impl AlphaBeta {
             best = BestMove { mv: pv[0], score, pv, depth, nodes: self.nodes };
             on_iteration(&best);
             let spent = self.max_nodes.is_some_and(|max| self.nodes >= max);
-            if score.abs() >= WIN_THRESHOLD || spent || control.is_some_and(|c| c.should_stop()) {
+            let enough = self.timer.as_mut().is_some_and(|timer| timer.enough(best.mv, score));
+            let stopped = control.is_some_and(|c| c.should_stop());
+            if score.abs() >= WIN_THRESHOLD || spent || enough || stopped {
                 break;
             }
         }
@@ -340,13 +357,22 @@ impl AlphaBeta {
         self.history.new_search();
         self.nodes = 0;
         self.aborted = false;
+        let managed = self.features.time_management;
         self.deadline = match limit {
             Limit::Time(time) => Some(Instant::now() + time),
+            Limit::Clock { most, .. } if managed => Some(Instant::now() + most),
+            Limit::Clock { target, .. } => Some(Instant::now() + target),
             Limit::Depth(_) | Limit::Nodes(_) => None,
+        };
+        self.timer = match limit {
+            Limit::Clock { target, .. } if managed && !self.is_helper => {
+                Some(MoveTimer::new(target))
+            }
+            _ => None,
         };
         self.max_nodes = match limit {
             Limit::Nodes(nodes) => Some(nodes),
-            Limit::Depth(_) | Limit::Time(_) => None,
+            Limit::Depth(_) | Limit::Time(_) | Limit::Clock { .. } => None,
         };
         self.path.start(game);
     }

@@ -75,6 +75,26 @@ fn a_time_limit_returns_a_legal_move() {
 }
 
 #[test]
+fn under_a_clock_the_answer_decides_when_to_stop_and_the_most_is_never_passed() {
+    let game = Game::new(Position::start(), DrawRules::default());
+    let clocked = |time_management: bool, target: u64, most: u64| {
+        let features = SearchFeatures { time_management, ..SearchFeatures::full() };
+        let mut engine = AlphaBeta::new(&AlphaBetaConfig { tt_bits: 14, features });
+        let (target, most) = (Duration::from_millis(target), Duration::from_millis(most));
+        let started = std::time::Instant::now();
+        let best = engine.best_move(&game, Limit::Clock { target, most }).unwrap();
+        assert!(game.position().legal_moves().contains(&best.mv));
+        started.elapsed()
+    };
+    // Managed: the iterations stop long before the most (60 ms a move, 30 s at most), and the
+    // most cuts an iteration short (a target of 10 s, 100 ms at most).
+    assert!(clocked(true, 60, 30_000) < Duration::from_secs(10));
+    assert!(clocked(true, 10_000, 100) < Duration::from_secs(5));
+    // Unmanaged: the target is a fixed time a move.
+    assert!(clocked(false, 100, 30_000) < Duration::from_secs(5));
+}
+
+#[test]
 fn helper_threads_search_beside_the_main_one_and_its_answer_is_legal() {
     let config = AlphaBetaConfig {
         tt_bits: 16,
