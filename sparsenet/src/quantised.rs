@@ -417,11 +417,16 @@ mod tests {
     use std::path::Path;
     use support::SplitMix64;
 
-    #[test]
-    fn the_portable_layers_compute_what_the_avx2_ones_do() {
+    /// The four-hour default net, quantised.
+    fn reference_net() -> QuantisedNet {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../docs/ab/2026-12-04-default-4h-best.safetensors");
-        let net = QuantisedNet::new(&SparseWeights::load(&path).unwrap().0);
+        QuantisedNet::new(&SparseWeights::load(&path).unwrap().0)
+    }
+
+    #[test]
+    fn the_portable_layers_compute_what_the_avx2_ones_do() {
+        let net = reference_net();
         let mut rng = SplitMix64::new(3);
         let (mut portable, mut dispatched) = (IntScratch::default(), IntScratch::default());
         for _ in 0..500 {
@@ -443,9 +448,7 @@ mod tests {
 
     #[test]
     fn the_portable_update_computes_what_the_dispatched_one_does() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../docs/ab/2026-12-04-default-4h-best.safetensors");
-        let net = QuantisedNet::new(&SparseWeights::load(&path).unwrap().0);
+        let net = reference_net();
         let mut rng = SplitMix64::new(5);
         let feature = |rng: &mut SplitMix64| rng.below(PIECE_FEATURES as u64) as u16;
         for _ in 0..200 {
