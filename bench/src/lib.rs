@@ -40,8 +40,13 @@ struct Plan {
     selfplay: Duration,
     train_steps: u64,
     train_positions: usize,
-    /// Games of the match figure (at self-play's full playouts).
+    /// Games of the match figure, all in flight at once as in `match` (at self-play's full
+    /// playouts, or at most `match_playouts`).
     match_games: usize,
+    /// The match figure's playouts a move when fewer than self-play's: a short stage whose games
+    /// still fill the nets' batches as a real match's do (two games at once would give batches
+    /// of one or two positions, a figure of latency, not of throughput).
+    match_playouts: Option<u32>,
     /// The two families side by side.
     families: FamilyPlan,
     /// The alpha-beta engines: time a move, positions, and the depth of the refinements' node
@@ -60,6 +65,7 @@ const FULL: Plan = Plan {
     train_steps: 60,
     train_positions: 100_000,
     match_games: 64,
+    match_playouts: None,
     families: FamilyPlan {
         evaluations: Duration::from_secs(3),
         search: Duration::from_secs(5),
@@ -82,7 +88,8 @@ const QUICK: Plan = Plan {
     selfplay: Duration::ZERO,
     train_steps: 10,
     train_positions: 4_096,
-    match_games: 2,
+    match_games: 64,
+    match_playouts: Some(16),
     families: FamilyPlan {
         evaluations: Duration::from_millis(200),
         search: Duration::from_millis(300),
@@ -244,7 +251,8 @@ fn measure_nets(
         }
     };
 
-    let playouts = config.selfplay.mcts.playout_cap.full_visits;
+    let full = config.selfplay.mcts.playout_cap.full_visits;
+    let playouts = plan.match_playouts.map_or(full, |cap| cap.min(full));
     clock.stage(format!("matches, {} games at {playouts} playouts", plan.match_games));
     let matches = bench_matches(&new_inference, playouts, plan.match_games)?;
 
