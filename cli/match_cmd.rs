@@ -53,8 +53,8 @@ pub struct MatchArgs {
     net: NetArgs,
     /// Play under a game clock: BASE seconds for each side, INC added before each of its moves
     /// (e.g. 60+0.5). Every player thinks within each move's budget of it, as an engine protocol
-    /// gives it (a share of the clock as its target, three at most; the alpha-beta engine's
-    /// `time_management` decides within that), and a side out of time loses. Players that name
+    /// gives it (a share of the clock as its target, three at most, which the alpha-beta
+    /// engine's `time_management=1` decides within), and a side out of time loses. Players that name
     /// no budget are named by it (`alphabeta:60+0.5`).
     #[arg(long, value_name = "BASE+INC", conflicts_with_all = ["time", "playouts"])]
     clock: Option<GameClock>,

@@ -99,7 +99,7 @@ features! {
         /// half the move's share, a quarter once the answer has lasted four iterations, the whole
         /// share when it just changed or its score fell; an iteration is cut short only at the
         /// most the move may take. Without it a clock's move takes its share, as a fixed time.
-        time_management: bool = false, true, Values::Switch;
+        time_management: bool = false, false, Values::Switch;
         /// When the clock cuts an iteration short, a root move it searched to the end and found
         /// better than the last iteration's answer is played (else the last answer is).
         partial_iterations: bool = false, true, Values::Switch;

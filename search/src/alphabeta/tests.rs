@@ -86,7 +86,8 @@ fn under_a_clock_the_answer_decides_when_to_stop_and_the_most_is_never_passed() 
         assert!(game.position().legal_moves().contains(&best.mv));
         started.elapsed()
     };
-    // Managed: the iterations stop long before the most (60 ms a move, 30 s at most), and the
+    // Managed (off in both engines: measured as no gain): the iterations stop long before the
+    // most (60 ms a move, 30 s at most), and the
     // most cuts an iteration short (a target of 10 s, 100 ms at most).
     assert!(clocked(true, 60, 30_000) < Duration::from_secs(10));
     assert!(clocked(true, 10_000, 100) < Duration::from_secs(5));
