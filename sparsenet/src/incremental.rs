@@ -142,18 +142,22 @@ impl IncrementalNet {
         offset..offset + a
     }
 
-    /// Sums the accumulators of `position` anew into the current slot.
+    /// Sums the accumulators of `position` anew into the current slot: the bias with every
+    /// piece's column added.
     fn refresh(&mut self, position: &Position) {
         let (a, top) = (self.net.accumulator(), self.depth * self.width());
         for frame in [Color::Black, Color::White] {
-            let offset = top + a * frame.index();
-            let acc = &mut self.stack[offset..offset + a];
-            acc.copy_from_slice(self.net.bias());
+            let mut features = [0u16; 24];
+            let mut count = 0;
             for (color, king) in KINDS {
                 for square in pieces(position, color, king) {
-                    add(acc, self.net.column(feature(frame, color, king, square)));
+                    features[count] = feature(frame, color, king, square) as u16;
+                    count += 1;
                 }
             }
+            let offset = top + a * frame.index();
+            let acc = &mut self.stack[offset..offset + a];
+            self.net.update(self.net.bias(), acc, &[], &features[..count]);
         }
     }
 
@@ -162,13 +166,6 @@ impl IncrementalNet {
     pub fn value_of(&mut self, observation: &Observation) -> f32 {
         self.start(&observation.position);
         self.value(observation)
-    }
-}
-
-#[inline]
-fn add(acc: &mut [i16], column: &[i16]) {
-    for (x, w) in acc.iter_mut().zip(column) {
-        *x += w;
     }
 }
 
