@@ -50,6 +50,10 @@ const HALF_WIDTH: Values =
 const MARGIN: Values =
     Values::Whole { what: "a margin a ply", low: 0, high: 1000, note: " (a man is 100; 0: off)" };
 
+/// A margin of the verified pruning, in hundredths of a man.
+const VERIFY_MARGIN: Values =
+    Values::Whole { what: "a margin", low: 0, high: 1000, note: " (a man is 100; 0: off)" };
+
 /// A thread count.
 const THREADS: Values =
     Values::Whole { what: "a count", low: 1, high: MAX_THREADS as i64, note: "" };
@@ -90,6 +94,10 @@ features! {
         /// with at most three plies left whose leaf score, less this margin a ply left, still
         /// reaches beta, is cut off without searching its moves (0: off).
         futility: i32 = 0, 0, MARGIN;
+        /// Verified pruning: off the principal variation, a quiet move to a position with at
+        /// least three plies left whose leaf score passes beta by this margin is not searched
+        /// when a search four plies shallower confirms it passes by the margin (0: off).
+        verified_pruning: i32 = 0, 0, VERIFY_MARGIN;
         /// Extensions of a ply: a capture that answers a capture or lies on the principal
         /// variation, and a quiet move at the horizon after which its side threatens a capture.
         extensions: bool = false, true, Values::Switch;

@@ -1,6 +1,6 @@
 //! The search of one node: draws, endgame tables, the capture quiescence, the transposition
-//! table, move ordering, and the moves searched with principal-variation windows and late-move
-//! reductions where the engine's settings ask for them.
+//! table, move ordering, and the moves searched with principal-variation windows, late-move
+//! reductions and verified pruning where the engine's settings ask for them.
 
 use super::leaf::Leaves;
 use super::ordering::{self, Order, QuietOrder};
@@ -19,6 +19,10 @@ const POLICY_DEPTH: i32 = 2;
 /// Deepest node whose leaf score may cut it off (static-null-move pruning, where the settings
 /// ask).
 const FUTILITY_DEPTH: i32 = 3;
+/// Fewest plies left after a move for the verified pruning to try it.
+const VERIFY_DEPTH: i32 = 3;
+/// Plies shallower than the move's own search the verified pruning's search is.
+const VERIFY_REDUCTION: i32 = 4;
 
 impl AlphaBeta {
     /// Negamax score of `position` (hash `hash`, `ply` plies below the root) for its side to
@@ -120,13 +124,30 @@ impl AlphaBeta {
             };
             let reduction =
                 if quiet_node { late_move_reduction(&features, depth, i, pv_node) } else { 0 };
+            let next = depth - 1 + extension;
+            // Verified pruning: a move whose leaf score passes beta by the margin is tried with
+            // a shallower search first, and not searched further when that confirms it.
+            let prune_bar = beta.saturating_add(features.verified_pruning);
+            let may_prune = features.verified_pruning > 0
+                && !pv_node
+                && next >= VERIFY_DEPTH
+                && beta.abs() < WON
+                && !child.has_capture()
+                && -leaves.score(self, &child)? >= prune_bar;
             let mut search = |engine: &mut AlphaBeta, depth: i32, alpha: i32, beta: i32| {
                 engine
                     .negamax(&child, child_hash, depth, -beta, -alpha, ply + 1, control, leaves)
                     .map(|score| -score)
             };
-            let next = depth - 1 + extension;
-            let score = if i == 0 {
+            let verified = if may_prune {
+                let shallow = (next - VERIFY_REDUCTION).max(1);
+                Some(search(self, shallow, prune_bar, prune_bar + 1)?).filter(|&s| s > prune_bar)
+            } else {
+                None
+            };
+            let score = if let Some(score) = verified {
+                score
+            } else if i == 0 {
                 search(self, next, alpha, beta)?
             } else {
                 // A null window first (PVS), or the full one; a reduced depth first, then the
