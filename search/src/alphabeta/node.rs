@@ -9,6 +9,7 @@ use super::{from_table, table_score, to_table, AlphaBeta, SearchFeatures, MAX_PL
 use crate::control::SearchControl;
 use crate::tables::table_value;
 use draughts::{Move, MoveList, Position};
+use std::sync::LazyLock;
 
 /// Moves searched at full depth before reductions may apply to the quiet ones after them.
 const UNREDUCED_MOVES: usize = 3;
@@ -248,9 +249,20 @@ fn late_move_reduction(features: &SearchFeatures, depth: i32, index: usize, pv_n
     if !features.deep_reductions {
         return 1;
     }
-    let scaled = (depth as f32).ln() * (index as f32).ln() / 2.0;
-    (1 + scaled as i32 - i32::from(pv_node)).clamp(1, depth - 2)
+    let scaled =
+        DEEP_REDUCTIONS[(depth as usize).min(REDUCTION_TABLE - 1)][index.min(REDUCTION_TABLE - 1)];
+    (1 + i32::from(scaled) - i32::from(pv_node)).clamp(1, depth - 2)
 }
+
+/// Depths and move indices [`DEEP_REDUCTIONS`] holds (larger ones read its last row or column).
+const REDUCTION_TABLE: usize = 64;
+
+/// `ln(depth) · ln(index) / 2` rounded down, by depth and move index: the deep reductions' extra
+/// plies, worked out once instead of at every move.
+static DEEP_REDUCTIONS: LazyLock<[[u8; REDUCTION_TABLE]; REDUCTION_TABLE]> = LazyLock::new(|| {
+    let ln = |n: usize| (n.max(1) as f32).ln();
+    std::array::from_fn(|depth| std::array::from_fn(|index| (ln(depth) * ln(index) / 2.0) as u8))
+});
 
 #[cfg(test)]
 mod tests {
