@@ -98,6 +98,9 @@ features! {
         /// least three plies left whose leaf score passes beta by this margin is not searched
         /// when a search four plies shallower confirms it passes by the margin (0: off).
         verified_pruning: i32 = 0, 0, VERIFY_MARGIN;
+        /// The capture search below the horizon probes and stores the transposition table (off:
+        /// only nodes with plies left use it, so the table's memory is spent on them).
+        capture_table: bool = true, false, Values::Switch;
         /// Extensions of a ply: a capture that answers a capture or lies on the principal
         /// variation, and a quiet move at the horizon after which its side threatens a capture.
         extensions: bool = false, true, Values::Switch;

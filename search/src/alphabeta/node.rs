@@ -66,7 +66,8 @@ impl AlphaBeta {
             return leaves.score(self, position);
         }
         // The table first: a cut-off by it needs no moves listed (a stored position has moves).
-        let entry = self.table.probe(hash);
+        let use_table = depth > 0 || self.features.capture_table;
+        let entry = if use_table { self.table.probe(hash) } else { None };
         if let Some(entry) = entry.filter(|e| ply > 0 && e.depth >= depth) {
             let score = from_table(entry.score, ply);
             let usable = match entry.bound {
@@ -195,7 +196,9 @@ impl AlphaBeta {
         } else {
             Bound::Upper
         };
-        self.table.store(hash, Some(best_index), to_table(best_score, ply), depth, bound);
+        if use_table {
+            self.table.store(hash, Some(best_index), to_table(best_score, ply), depth, bound);
+        }
         Ok(best_score)
     }
 

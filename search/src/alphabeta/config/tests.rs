@@ -67,11 +67,12 @@ fn the_declaration_gives_the_engines_and_the_spec_keys() {
     assert!(full.pvs && full.aspiration == 30 && full.partial_iterations && full.threads == 1);
     assert!(!classic.extensions && full.extensions && classic.futility == 0);
     assert_eq!((classic.verified_pruning, full.verified_pruning), (0, 0));
+    assert!(classic.capture_table && !full.capture_table);
     assert!(!classic.time_management && !full.time_management);
     assert_eq!(SearchFeatures::default(), classic);
     let names: Vec<&str> = SearchFeatures::declared().iter().map(|d| d.name).collect();
     assert_eq!(names, SearchFeatures::KEYS);
-    assert_eq!(SearchFeatures::KEYS.len(), 15);
+    assert_eq!(SearchFeatures::KEYS.len(), 16);
     let mut features = SearchFeatures::classic();
     for (key, text) in [("pvs", "on"), ("aspiration", "1000"), ("threads", "64"), ("policy", "1")] {
         features.set(key, text).unwrap();
