@@ -94,10 +94,11 @@ features! {
         /// with at most three plies left whose leaf score, less this margin a ply left, still
         /// reaches beta, is cut off without searching its moves (0: off).
         futility: i32 = 0, 0, MARGIN;
-        /// Verified pruning: off the principal variation, a quiet move to a position with at
-        /// least three plies left whose leaf score passes beta by this margin is not searched
-        /// when a search four plies shallower confirms it passes by the margin (0: off).
-        verified_pruning: i32 = 0, 0, VERIFY_MARGIN;
+        /// Verified pruning: off the principal variation, a move to a position of more than six
+        /// pieces, without a capture to make and with at least three plies left, whose leaf
+        /// score passes beta by this margin is not searched when a search four plies shallower
+        /// confirms it passes by the margin (0: off).
+        verified_pruning: i32 = 0, 30, VERIFY_MARGIN;
         /// The capture search below the horizon probes and stores the transposition table (off:
         /// only nodes with plies left use it, so the table's memory is spent on them).
         capture_table: bool = true, false, Values::Switch;

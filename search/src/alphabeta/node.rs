@@ -24,6 +24,9 @@ const FUTILITY_DEPTH: i32 = 3;
 const VERIFY_DEPTH: i32 = 3;
 /// Plies shallower than the move's own search the verified pruning's search is.
 const VERIFY_REDUCTION: i32 = 4;
+/// Pieces on the board at or below which the verified pruning stays off: endings, where lines
+/// are narrow and a win must be seen to its end.
+const VERIFY_ENDING_PIECES: u32 = 6;
 
 impl AlphaBeta {
     /// Negamax score of `position` (hash `hash`, `ply` plies below the root) for its side to
@@ -135,6 +138,7 @@ impl AlphaBeta {
                 && next >= VERIFY_DEPTH
                 && beta.abs() < WON
                 && !child.has_capture()
+                && child.occupied().count() > VERIFY_ENDING_PIECES
                 && -leaves.score(self, &child)? >= prune_bar;
             let mut search = |engine: &mut AlphaBeta, depth: i32, alpha: i32, beta: i32| {
                 engine

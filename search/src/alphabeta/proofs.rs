@@ -32,11 +32,12 @@ fn random_four(rng: &mut SplitMix64) -> Option<Position> {
     Position::new(board(&b), board(&w), kings, side).ok()
 }
 
-/// The full engine without late-move reductions: every line to the depth asked, so a win is found
-/// at exactly its length.
+/// The full engine without late-move reductions or pruning: every line to the depth asked, so a
+/// win is found at exactly its length.
 fn unreduced_engine() -> AlphaBeta {
     let mut config = AlphaBetaConfig::full(18);
     config.features.reductions = false;
+    config.features.verified_pruning = 0;
     AlphaBeta::new(&config)
 }
 

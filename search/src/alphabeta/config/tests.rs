@@ -66,7 +66,7 @@ fn the_declaration_gives_the_engines_and_the_spec_keys() {
     assert!(!classic.pvs && classic.aspiration == 0 && classic.threads == 1);
     assert!(full.pvs && full.aspiration == 30 && full.partial_iterations && full.threads == 1);
     assert!(!classic.extensions && full.extensions && classic.futility == 0);
-    assert_eq!((classic.verified_pruning, full.verified_pruning), (0, 0));
+    assert_eq!((classic.verified_pruning, full.verified_pruning), (0, 30));
     assert!(classic.capture_table && !full.capture_table);
     assert!(!classic.time_management && !full.time_management);
     assert_eq!(SearchFeatures::default(), classic);
