@@ -147,7 +147,8 @@ impl IncrementalNet {
     fn refresh(&mut self, position: &Position) {
         let (a, top) = (self.net.accumulator(), self.depth * self.width());
         for frame in [Color::Black, Color::White] {
-            let mut features = [0u16; 24];
+            // A piece a square: a position read from text may hold more than a game reaches.
+            let mut features = [0u16; Square::COUNT];
             let mut count = 0;
             for (color, king) in KINDS {
                 for square in pieces(position, color, king) {

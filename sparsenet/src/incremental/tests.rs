@@ -69,6 +69,21 @@ fn the_incremental_value_equals_the_sum_made_anew_at_every_position() {
 }
 
 #[test]
+fn a_board_fuller_than_any_game_reaches_is_evaluated() {
+    let mut net = IncrementalNet::new(Arc::new(QuantisedNet::new(&reference_net())));
+    let squares = |range: std::ops::RangeInclusive<u8>| {
+        range.map(|n| Square::from_pdn(n).unwrap()).collect::<Bitboard>()
+    };
+    // 13 men a side (as a FEN may give), then every square taken.
+    for (black, white) in [(1..=13, 17..=29), (1..=16, 17..=32)] {
+        let position =
+            Position::new(squares(black), squares(white), Bitboard(0), Color::Black).unwrap();
+        let value = net.value_of(&Observation::at_move_start(position, 0, 0));
+        assert!((-1.0..=1.0).contains(&value), "{value} for {position}");
+    }
+}
+
+#[test]
 fn the_integer_value_stays_within_its_bound_of_the_f32_net() {
     let weights = reference_net();
     let mut net = IncrementalNet::new(Arc::new(QuantisedNet::new(&weights)));
