@@ -25,6 +25,7 @@
 //! - `serve`: the browser board's HTTP API: a whole game, the thinking stream, bad requests.
 //! - `seaweed`: the SeaweedFS server the S3 tests start (shared with `rundata`'s tests).
 //! - `train`: training on generated trajectories, exact resume, damage, TensorBoard files.
+//! - `value_search`: self-play whose value targets come from the alpha-beta engine.
 mod analyse;
 mod architecture;
 mod bench;
@@ -50,3 +51,4 @@ mod seaweed;
 mod serve;
 mod shipped_net;
 mod train;
+mod value_search;

@@ -189,6 +189,9 @@ impl RunConfig {
         if self.selfplay.adjudicate_egdb && self.egdb.pieces == 0 {
             bail!("`selfplay.adjudicate_egdb` needs tables: set `egdb.pieces`");
         }
+        if self.selfplay.value_search_nodes > 0 && !matches!(self.net, NetConfig::Sparse(_)) {
+            bail!("`selfplay.value_search_nodes` needs the sparse net (`net.kind = \"sparse\"`): alpha-beta runs it incrementally");
+        }
         self.train.validate().context("in section [train]")?;
         self.check_growth()?;
         self.gate.validate().context("in section [gate]")?;

@@ -28,6 +28,11 @@ search::settings! {
         /// End a game at the first position (at the start of a move) the endgame tables of the
         /// run's `[egdb]` section cover, with their result; off, the tables only guide the search.
         adjudicate_egdb: bool = false, Range::Any;
+        /// Nodes of the alpha-beta engine (the full one, the net at its quiet leaves) that score
+        /// each decision at the start of a move once its game has ended: its score becomes the
+        /// decision's search value (`train.search_value_weight` mixes it with the game's
+        /// result) in place of the MCTS root's. 0: the root's value. Needs the sparse net.
+        value_search_nodes: u64 = 0, Range::AtMost(1e9);
         sections:
         /// One inference server the workers share, or none.
         server: ServerConfig;

@@ -101,6 +101,10 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
     fn answered_from_cache(&self) -> u64 {
         self.stats.hits
     }
+
+    fn leaf_evaluator(&mut self) -> Option<Box<dyn crate::alphabeta::LeafEvaluator>> {
+        self.inner.leaf_evaluator()
+    }
 }
 
 #[cfg(test)]

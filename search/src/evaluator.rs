@@ -46,6 +46,13 @@ pub trait Evaluator {
     fn answered_from_cache(&self) -> u64 {
         0
     }
+
+    /// An incremental evaluator for alpha-beta over the same net as it is now (see
+    /// [`crate::alphabeta::LeafEvaluator`]), for a net that has one (the sparse family's,
+    /// natively); `None` for the others.
+    fn leaf_evaluator(&mut self) -> Option<Box<dyn crate::alphabeta::LeafEvaluator>> {
+        None
+    }
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
@@ -55,6 +62,10 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
 
     fn answered_from_cache(&self) -> u64 {
         (**self).answered_from_cache()
+    }
+
+    fn leaf_evaluator(&mut self) -> Option<Box<dyn crate::alphabeta::LeafEvaluator>> {
+        (**self).leaf_evaluator()
     }
 }
 

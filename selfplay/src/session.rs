@@ -159,6 +159,7 @@ impl Session<'_> {
             games_in_flight: self.config.games_in_flight,
             tables: self.tables.clone(),
             adjudicate_egdb: self.config.adjudicate_egdb,
+            value_search_nodes: self.config.value_search_nodes,
         };
         let counter = GameCounter::new(0, games);
         let start = Instant::now();

@@ -1,11 +1,14 @@
 //! Self-play workers: each keeps many games in flight and evaluates the leaves of all of them in
 //! one batch (one forward pass), so the net never runs on a single position. Workers run on their
-//! own threads; finished games flow back to the caller over a channel.
+//! own threads; finished games flow back to the caller over a channel. With
+//! [`GamePlan::value_search_nodes`] a worker scores each finished game's decisions with the
+//! alpha-beta engine before sending it ([`ValueSearch`]).
 
 use crate::game::SelfPlayGame;
+use crate::value_search::ValueSearch;
 use draughts::{DrawRules, Game, Position};
 use egdb::Tables;
-use search::{EvalRequest, Evaluator, GameRecord, MctsConfig, SearchError};
+use search::{EvalError, EvalRequest, Evaluator, GameRecord, MctsConfig, SearchError};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
@@ -101,6 +104,10 @@ pub struct GamePlan {
     pub tables: Option<Arc<Tables>>,
     /// Whether a game ends at the first position `tables` cover, with their result.
     pub adjudicate_egdb: bool,
+    /// Nodes of the alpha-beta engine that scores each decision of a finished game for its
+    /// search value (the net at its leaves, through [`Evaluator::leaf_evaluator`]); 0: the
+    /// MCTS root's value stays.
+    pub value_search_nodes: u64,
 }
 
 impl GamePlan {
@@ -133,6 +140,8 @@ pub fn run_worker(
     let mut games: Vec<(u64, SelfPlayGame)> = Vec::with_capacity(plan.games_in_flight);
     let mut requests: Vec<EvalRequest> = Vec::new();
     let mut leaves: Vec<usize> = Vec::new();
+    let mut value_search = (plan.value_search_nodes > 0)
+        .then(|| ValueSearch::new(plan.value_search_nodes, plan.tables.clone()));
     loop {
         while games.len() < plan.games_in_flight {
             let Some(number) = counter.take() else { break };
@@ -164,7 +173,13 @@ pub fn run_worker(
             if leaves[i] == 0 {
                 let (number, game) = games.swap_remove(i);
                 leaves.swap_remove(i);
-                let record = game.into_record().expect("a game with no leaves to search has ended");
+                let mut record =
+                    game.into_record().expect("a game with no leaves to search has ended");
+                if let Some(value_search) = &mut value_search {
+                    let mut net_leaves =
+                        evaluator.leaf_evaluator().ok_or_else(no_leaf_evaluator)?;
+                    value_search.score(&mut record, plan.draw_rules, net_leaves.as_mut());
+                }
                 // The receiver only goes away when the caller stops listening; nothing to do then.
                 let _ = finished.send(FinishedGame { number, record });
             } else {
@@ -175,6 +190,12 @@ pub fn run_worker(
     stats.total_time = start.elapsed();
     stats.cache_hits = evaluator.answered_from_cache();
     Ok(stats)
+}
+
+/// Why a net cannot give alpha-beta value targets.
+fn no_leaf_evaluator() -> SearchError {
+    let why = "the net has no incremental evaluator for alpha-beta: value targets by alpha-beta (selfplay.value_search_nodes) need a sparse net";
+    SearchError::Evaluator(EvalError::new(0, why))
 }
 
 /// The seed of game `number` under the run seed `seed`.
@@ -198,6 +219,7 @@ mod tests {
             games_in_flight: 4,
             tables: None,
             adjudicate_egdb: false,
+            value_search_nodes: 0,
         }
     }
 
@@ -212,6 +234,52 @@ mod tests {
         numbers.sort();
         assert_eq!(numbers, (0..6).collect::<Vec<_>>());
         assert!(stats.batches > 0 && stats.positions > stats.batches, "{stats:?}");
+    }
+
+    /// The uniform net, with an incremental evaluator for alpha-beta that counts its leaves.
+    struct CountingLeaves(Arc<AtomicU64>);
+
+    impl search::alphabeta::LeafEvaluator for CountingLeaves {
+        fn start(&mut self, _root: &Position) {}
+        fn push(&mut self, _parent: &Position, _child: &Position) {}
+        fn pop(&mut self) {}
+        fn value(&mut self, _observation: &draughts::Observation) -> f32 {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            0.0
+        }
+    }
+
+    struct UniformWithLeaves(Arc<AtomicU64>);
+
+    impl Evaluator for UniformWithLeaves {
+        fn evaluate(
+            &mut self,
+            requests: &[EvalRequest],
+        ) -> Result<Vec<search::Evaluation>, EvalError> {
+            UniformEvaluator.evaluate(requests)
+        }
+
+        fn leaf_evaluator(&mut self) -> Option<Box<dyn search::alphabeta::LeafEvaluator>> {
+            Some(Box::new(CountingLeaves(Arc::clone(&self.0))))
+        }
+    }
+
+    #[test]
+    fn value_search_scores_finished_games_with_the_nets_leaves_and_needs_them() {
+        let plan = GamePlan { value_search_nodes: 200, ..quick_plan() };
+        let leaves = Arc::new(AtomicU64::new(0));
+        let (tx, rx) = mpsc::channel();
+        let counter = GameCounter::new(0, 2);
+        run_worker(&plan, &mut UniformWithLeaves(Arc::clone(&leaves)), &counter, &tx).unwrap();
+        drop(tx);
+        assert_eq!(rx.iter().count(), 2);
+        assert!(leaves.load(Ordering::Relaxed) > 100, "the engine scored its leaves with the net");
+        let (tx, _rx) = mpsc::channel();
+        let counter = GameCounter::new(0, 1);
+        let err = run_worker(&plan, &mut UniformEvaluator, &counter, &tx).unwrap_err();
+        assert!(err.to_string().contains("evaluator failed"), "{err}");
+        let SearchError::Evaluator(cause) = err else { panic!("{err:?}") };
+        assert!(format!("{cause:?}").contains("selfplay.value_search_nodes"), "{cause:?}");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use model::NetConfig;
 use model::NetEvaluator;
 use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun};
+use search::alphabeta::LeafEvaluator;
 use search::{
     BoxedEvaluator, CachedEvaluator, EvalError, EvalRequest, Evaluation, Evaluator, InferenceServer,
 };
@@ -206,19 +207,35 @@ pub struct FollowingEvaluator<'a> {
     earlier_hits: u64,
 }
 
-impl Evaluator for FollowingEvaluator<'_> {
-    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
+impl FollowingEvaluator<'_> {
+    /// The net played now, loaded first if a newer one was taken up since this worker's last ask.
+    fn current(&mut self) -> Result<&mut CachedEvaluator<BoxedEvaluator>> {
         let version = self.playing.version.load(Ordering::Acquire);
         if version != self.version {
-            let newer = self.playing.load();
-            let newer = newer.map_err(|e| EvalError::new(requests.len(), format!("{e:#}")))?;
+            let newer = self.playing.load()?;
             self.earlier_hits += std::mem::replace(&mut self.net, newer).answered_from_cache();
             self.version = version;
         }
-        self.net.evaluate(requests)
+        Ok(&mut self.net)
+    }
+}
+
+impl Evaluator for FollowingEvaluator<'_> {
+    fn evaluate(&mut self, requests: &[EvalRequest]) -> Result<Vec<Evaluation>, EvalError> {
+        let net = self.current().map_err(|e| EvalError::new(requests.len(), format!("{e:#}")))?;
+        net.evaluate(requests)
     }
 
     fn answered_from_cache(&self) -> u64 {
         self.earlier_hits + self.net.answered_from_cache()
+    }
+
+    /// The newest net's; the net this worker has when the newer one cannot be loaded (its
+    /// next batch of leaves reports that failure).
+    fn leaf_evaluator(&mut self) -> Option<Box<dyn LeafEvaluator>> {
+        match self.current() {
+            Ok(net) => net.leaf_evaluator(),
+            Err(_) => self.net.leaf_evaluator(),
+        }
     }
 }

@@ -37,6 +37,17 @@ fn egdb_keys_are_checked() {
 }
 
 #[test]
+fn alpha_beta_value_targets_need_the_sparse_net() {
+    let with_nodes = |name: &str| {
+        let text = shipped(name).replace("[selfplay]", "[selfplay]\nvalue_search_nodes = 2000");
+        RunConfig::parse(&text)
+    };
+    assert_eq!(with_nodes("tiny-sparse.toml").unwrap().selfplay.value_search_nodes, 2000);
+    let err = format!("{:#}", with_nodes("resnet.toml").unwrap_err());
+    assert!(err.contains("selfplay.value_search_nodes") && err.contains("sparse"), "{err}");
+}
+
+#[test]
 fn a_growth_schedule_is_checked_against_the_net() {
     let grow = |config: &str, widenings: &str| {
         let text = shipped(config).replace("[train]", &format!("[train]\ngrow = {widenings}"));
