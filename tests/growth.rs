@@ -3,7 +3,7 @@
 //! a number of positions read, and the net widened by raising `net.accumulator` in the run's own
 //! `config.toml`: self-play plays the narrower best net on, the trainer resumes widened, and the
 //! wider candidates are gated and promoted; and a run whose `train.grow` widens its net on
-//! schedule.
+//! schedule; and a run warm-started from a trained net (`train.init`).
 
 use crate::helpers::{arg, shipped_config, succeed, write_config};
 use crate::train::tensorboard::read_with_tensorboard;
@@ -66,4 +66,58 @@ fn a_run_with_a_growth_schedule_widens_its_net_when_the_data_reaches_it() {
     let more = succeed(&["run", "--run-dir", arg(&run_dir), "--selfplay-games", "16"]);
     assert!(more.contains("resumed training at step"), "{more}");
     assert!(!more.contains("widened"), "{more}");
+}
+
+#[test]
+fn a_run_warm_started_from_a_narrower_net_begins_with_it_widened() {
+    let dir = tempfile::tempdir().unwrap();
+    let narrow = NetConfig::Sparse(SparseConfig { accumulator: 16, hidden: 8, layers: 1 });
+    tch::manual_seed(5);
+    let trained = model::PolicyValueNet::new(&narrow, tch::Device::Cpu).unwrap();
+    let init = dir.path().join("trained.safetensors");
+    model::checkpoint::save(&init, &trained, 999, None, &model::Extras::default()).unwrap();
+    let mut tiny = shipped_config("tiny-sparse.toml");
+    tiny.net = NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 8, layers: 1 });
+    tiny.train.init = arg(&init).into();
+    let config = write_config(dir.path(), "warm.toml", &tiny);
+    let run_dir = dir.path().join("run");
+    succeed(&[
+        "run",
+        "--config",
+        arg(&config),
+        "--run-dir",
+        arg(&run_dir),
+        "--selfplay-games",
+        "16",
+    ]);
+
+    let run = RunDir::existing(&run_dir).unwrap();
+    let first = train::candidate_path(&run.nets_dir(), 0);
+    let first = model::checkpoint::load(&first, None, tch::Device::Cpu).unwrap();
+    assert_eq!(first.meta.config, tiny.net, "generation 0 has the config's width");
+    let xs =
+        model::encoding::Input::Features.encode_batch(&model::sample::random_observations(50, 3));
+    let diff = tch::no_grad(|| {
+        use tch::nn::ModuleT;
+        (trained.forward_t(&xs, false) - first.net.forward_t(&xs, false)).abs().max()
+    })
+    .double_value(&[]);
+    assert!(diff < 1e-5, "generation 0 is the init net (widened): outputs differ by {diff}");
+
+    // A new run whose init file is missing stops before it starts, naming the key and the file.
+    tiny.train.init = arg(&dir.path().join("missing.safetensors")).into();
+    let config = write_config(dir.path(), "missing.toml", &tiny);
+    let other = dir.path().join("other");
+    let (ok, out, err) = crate::helpers::run_to_end(&[
+        "run",
+        "--config",
+        arg(&config),
+        "--run-dir",
+        arg(&other),
+        "--selfplay-games",
+        "16",
+    ]);
+    assert!(!ok, "{out}");
+    crate::helpers::assert_no_panic(&err);
+    assert!(err.contains("train.init") && err.contains("missing.safetensors"), "{err}");
 }

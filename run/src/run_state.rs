@@ -2,7 +2,7 @@
 //! (new or resumed), its best net, and nets loaded for inference on the configured device.
 
 use anyhow::{bail, Context, Result};
-use model::{Inference, PolicyValueNet};
+use model::Inference;
 use runconfig::RunConfig;
 use rundata::{layout, BestNet, CachedRun, Created, Promotion, RunDir};
 use std::path::{Path, PathBuf};
@@ -84,16 +84,16 @@ fn provenance(config: &RunConfig, commit: &str) -> String {
     )
 }
 
-/// The run's best net, in the cache, creating the first one (seeded random weights, generation
-/// 0) if the run has none.
+/// The run's best net, in the cache, creating the first one (generation 0: seeded random
+/// weights, or `train.init`'s checkpoint, as the trainer starts) if the run has none.
 pub fn ensure_best(cached: &CachedRun, config: &RunConfig) -> Result<BestNet> {
     if let Some(best) = cached.best()? {
         fetch_net(cached, &best)?;
         return Ok(best);
     }
     let run = cached.run();
-    tch::manual_seed(config.seed as i64);
-    let net = PolicyValueNet::new(&config.net, tch::Device::Cpu)?;
+    let train = runconfig::TrainConfig { seed: config.seed, ..config.train.clone() };
+    let net = train::initial_net(&config.net, &train, tch::Device::Cpu)?;
     let path = train::candidate_path(&run.nets_dir(), 0);
     model::checkpoint::save(&path, &net, 0, None, &Default::default())?;
     cached.publish(&path)?;

@@ -96,6 +96,11 @@ search::settings! {
         /// Seed of the sampling generator (set from the run's seed).
         seed: u64 = 0, Range::Any;
         rules:
+        /// A checkpoint a new run's first net starts from (a warm start), instead of random
+        /// weights seeded by `seed`: its generation 0 and the trainer's first weights. A sparse
+        /// net narrower than `net.accumulator` is widened (the same outputs). Read only when
+        /// the run has no best net or training state yet. "" starts from random weights.
+        init: String = String::new(), "a checkpoint file of the run's net (or a narrower sparse net), or `\"\"`", |_: &String| Ok::<(), Invalid>(());
         /// The optimizer and its settings.
         optimizer: OptimizerConfig = OptimizerConfig::default(), OPTIMIZER_RULE, OptimizerConfig::check;
         /// How the learning rate decays after warm-up.

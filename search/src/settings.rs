@@ -157,6 +157,13 @@ impl ConfigText for Vec<String> {
     }
 }
 
+/// A quoted string.
+impl ConfigText for String {
+    fn config_text(&self) -> String {
+        format!("{self:?}")
+    }
+}
+
 /// `none` when absent.
 impl<T: ConfigText> ConfigText for Option<T> {
     fn config_text(&self) -> String {

@@ -1,6 +1,7 @@
 //! A run that grows its net: a sparse state resumed under a config with a wider accumulator is
 //! widened (the same outputs) and trains on, its new units' outgoing weights leaving zero; a
-//! trainer with `train.grow` widens its net itself once the data reaches a widening.
+//! trainer with `train.grow` widens its net itself once the data reaches a widening; a trainer
+//! warm-started by `train.init` begins with that net (widened to the config's width).
 
 use super::*;
 use model::encoding::Input;
@@ -102,4 +103,56 @@ fn a_growth_schedule_widens_the_net_once_the_data_reaches_it_and_the_grown_state
     assert_eq!(opened.resumed_from, Some(state_path(&paths.states, 5)));
     let refused: Vec<String> = opened.refused.iter().map(|e| e.to_string()).collect();
     assert!(refused.len() == 1 && refused[0].contains("does not match"), "{refused:?}");
+}
+
+#[test]
+fn a_warm_started_trainer_begins_with_the_init_net_widened_and_a_wrong_one_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = run_with_shards(dir.path(), 500);
+    tch::manual_seed(77);
+    let trained = model::PolicyValueNet::new(&sparse(16), Device::Cpu).unwrap();
+    let init = dir.path().join("trained.safetensors");
+    model::checkpoint::save(&init, &trained, 1234, None, &model::Extras::default()).unwrap();
+    let xs = Input::Features.encode_batch(&random_observations(100, 4));
+    let expected = tch::no_grad(|| trained.forward_t(&xs, false));
+    let differs = |trainer: &Trainer| {
+        let out = tch::no_grad(|| trainer.net().forward_t(&xs, false));
+        (&expected - &out).abs().max().double_value(&[])
+    };
+
+    let config = TrainConfig { init: init.to_str().unwrap().into(), ..quick_config(5) };
+    let (mut trainer, opened) =
+        Trainer::open(paths.clone(), &sparse(48), config.clone(), Device::Cpu).unwrap();
+    assert_eq!((opened.resumed_from, trainer.step()), (None, 0), "a fresh state");
+    assert_eq!(trainer.net().config(), &sparse(48));
+    assert!(differs(&trainer) < 1e-5, "the warm start's outputs differ by {}", differs(&trainer));
+    let elsewhere = |name: &str| {
+        let root = dir.path().join(name);
+        TrainPaths {
+            states: root.join("train"),
+            nets: root.join("nets"),
+            tb: root.join("tb"),
+            ..paths.clone()
+        }
+    };
+    let (seeded, _) =
+        Trainer::open(elsewhere("seeded"), &sparse(48), quick_config(5), Device::Cpu).unwrap();
+    assert!(differs(&seeded) > 1e-2, "without `init` the net is a random one");
+    assert_eq!(train_to(dir.path(), &mut trainer, 5), 5);
+    drop(trainer);
+
+    // The state now resumes; `init` is not read again (even when the file is gone).
+    std::fs::remove_file(&init).unwrap();
+    let (_, opened) =
+        Trainer::open(paths.clone(), &sparse(48), config.clone(), Device::Cpu).unwrap();
+    assert_eq!(opened.resumed_from, Some(state_path(&paths.states, 5)));
+
+    // A fresh state with an init net of another architecture: an error naming the file.
+    let resnet = model::PolicyValueNet::new(&NetConfig::new(1, 8), Device::Cpu).unwrap();
+    model::checkpoint::save(&init, &resnet, 1, None, &model::Extras::default()).unwrap();
+    let err = Trainer::open(elsewhere("other"), &sparse(48), config, Device::Cpu)
+        .err()
+        .expect("a ResNet does not start a sparse run");
+    let err = format!("{err}: {}", std::error::Error::source(&err).expect("a cause"));
+    assert!(err.contains("trained.safetensors") && err.contains("does not match"), "{err}");
 }

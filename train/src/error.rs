@@ -38,6 +38,16 @@ pub enum TrainError {
         #[source]
         problem: StateError,
     },
+    /// The checkpoint `train.init` names could not start the net (missing, damaged, or of
+    /// another architecture).
+    #[error("`train.init` = {path}: cannot start from this net")]
+    Init {
+        /// The checkpoint.
+        path: PathBuf,
+        /// Why not.
+        #[source]
+        source: Box<TrainError>,
+    },
     /// Too many steps in a row had a non-finite loss or gradient.
     #[error("training stopped at step {step}: {count} non-finite losses in a row (last: loss {loss}, gradient norm {grad_norm}); the last good checkpoint is untouched: {checkpoint}")]
     NonFinite {

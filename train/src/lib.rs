@@ -19,6 +19,7 @@ pub mod average;
 pub mod batch;
 pub mod endgame;
 mod error;
+mod init;
 pub mod loss;
 pub mod optim;
 mod prefetch;
@@ -33,6 +34,7 @@ pub use endgame::{
     read_endgame_log, EndgameAccuracy, EndgameLog, EndgameSet, ENDGAME_LOG_FILE, ENDGAME_SET_SIZE,
 };
 pub use error::{StateError, TrainError};
+pub use init::initial_net;
 pub use replay::{Growth, Refresh, ReplayBuffer};
 pub use tb::{EvalFigures, SelfPlayFigures, TbLogger};
 pub use trainer::{candidate_path, Opened, StepOutcome, TrainPaths, Trainer};

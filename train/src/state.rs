@@ -16,9 +16,10 @@
 use crate::aux_heads::{AuxHeads, AuxTarget};
 use crate::average::WeightAverage;
 use crate::error::{StateError, TrainError};
+use crate::init::fit;
 use crate::optim::Optimizer;
 use model::checkpoint::{load, save};
-use model::{Checkpoint, CheckpointError, Extras, ModelError, NetConfig, PolicyValueNet};
+use model::{Checkpoint, Extras, NetConfig, PolicyValueNet};
 use runconfig::TrainConfig;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -136,18 +137,6 @@ pub struct Restored {
     pub widened_from: Option<usize>,
 }
 
-/// The accumulator widths `(stored, wanted)` when `wanted` is `stored` with a wider accumulator.
-fn widening(stored: &NetConfig, wanted: &NetConfig) -> Option<(usize, usize)> {
-    match (stored, wanted) {
-        (NetConfig::Sparse(s), NetConfig::Sparse(w))
-            if s.accumulator < w.accumulator && (s.hidden, s.layers) == (w.hidden, w.layers) =>
-        {
-            Some((s.accumulator, w.accumulator))
-        }
-        _ => None,
-    }
-}
-
 /// Whether `stored` is `net_config` widened to one of `train.grow`'s widths (a state saved after
 /// the trainer grew its net).
 fn grown(net_config: &NetConfig, config: &TrainConfig, stored: &NetConfig) -> bool {
@@ -170,21 +159,11 @@ pub fn load_state(
     device: Device,
 ) -> Result<Restored, TrainError> {
     let Checkpoint { meta, net, extras } = load(path, None, device)?;
-    let (net, widened_from) =
-        if meta.config == *net_config || grown(net_config, config, &meta.config) {
-            (net, None)
-        } else {
-            let Some((narrow, wide)) = widening(&meta.config, net_config) else {
-                let mismatch = CheckpointError::ArchitectureMismatch {
-                    path: path.to_path_buf(),
-                    expected: net_config.to_json(),
-                    found: meta.config.to_json(),
-                };
-                return Err(ModelError::from(mismatch).into());
-            };
-            tch::manual_seed(config.seed as i64);
-            (model::widen_accumulator(&net, wide)?, Some(narrow))
-        };
+    let (net, widened_from) = if grown(net_config, config, &meta.config) {
+        (net, None)
+    } else {
+        fit(path, net, &meta.config, net_config, config.seed)?
+    };
     let bad = |problem| TrainError::BadState { path: path.to_path_buf(), problem };
     let entry = |key| extras.meta.get(key).ok_or_else(|| bad(StateError::MissingEntry { key }));
     let number = |key| -> Result<u64, TrainError> {

@@ -12,6 +12,7 @@ use crate::average::WeightAverage;
 use crate::batch::HostBatch;
 use crate::endgame::{EndgameAccuracy, EndgameSet, ENDGAME_LOG_FILE};
 use crate::error::TrainError;
+use crate::init::initial_net;
 use crate::optim::Optimizer;
 use crate::prefetch::Prefetcher;
 use crate::replay::{Growth, Refresh, ReplayBuffer};
@@ -160,8 +161,7 @@ impl Trainer {
                 (r.net, r.optimizer, r.aux, r.average, r.state)
             }
             None => {
-                tch::manual_seed(config.seed as i64);
-                let net = PolicyValueNet::new(net_config, device)?;
+                let net = initial_net(net_config, &config, device)?;
                 let optimizer =
                     Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
                 let aux = AuxHeads::of(net_config, &config, device);
