@@ -31,9 +31,9 @@ pub fn initial_net(
 
 /// `net`, read from `path` with the architecture `stored`, as a net of `wanted`: itself when they
 /// are equal, widened when `wanted` is `stored` with a wider accumulator (with the width it had),
-/// else an [`CheckpointError::ArchitectureMismatch`] naming `path`. The new units' weights are
+/// else a [`CheckpointError::ArchitectureMismatch`] naming `path`. The new units' weights are
 /// seeded by `seed`.
-pub fn fit(
+pub(crate) fn fit(
     path: &Path,
     net: PolicyValueNet,
     stored: &NetConfig,
