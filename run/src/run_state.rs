@@ -92,8 +92,7 @@ pub fn ensure_best(cached: &CachedRun, config: &RunConfig) -> Result<BestNet> {
         return Ok(best);
     }
     let run = cached.run();
-    let train = runconfig::TrainConfig { seed: config.seed, ..config.train.clone() };
-    let net = train::initial_net(&config.net, &train, tch::Device::Cpu)?;
+    let net = train::initial_net(&config.net, &config.trainer_config(), tch::Device::Cpu)?;
     let path = train::candidate_path(&run.nets_dir(), 0);
     model::checkpoint::save(&path, &net, 0, None, &Default::default())?;
     cached.publish(&path)?;

@@ -77,9 +77,8 @@ pub fn train(options: TrainOptions) -> Result<()> {
 /// Opens the run's trainer. Refuses to start a fresh net over states it could not read.
 pub fn open_trainer(run: &RunDir, config: &RunConfig, tables: Option<&Tables>) -> Result<Trainer> {
     let device = model::resolve_device(config.device)?;
-    let train_config = runconfig::TrainConfig { seed: config.seed, ..config.train.clone() };
     let (mut trainer, opened) =
-        Trainer::open(TrainPaths::of(run), &config.net, train_config, device)?;
+        Trainer::open(TrainPaths::of(run), &config.net, config.trainer_config(), device)?;
     for refused in &opened.refused {
         eprintln!("warning: {}", support::one_line(refused));
     }

@@ -146,6 +146,11 @@ impl Default for BudgetConfig {
 }
 
 impl RunConfig {
+    /// The trainer's config: `[train]` with the run's `seed`.
+    pub fn trainer_config(&self) -> TrainConfig {
+        TrainConfig { seed: self.seed, ..self.train.clone() }
+    }
+
     /// Reads and validates the config at `path`: a regular file of at most [`MAX_CONFIG_BYTES`].
     pub fn load(path: &Path) -> Result<RunConfig> {
         let text = support::read_text_capped(path, MAX_CONFIG_BYTES, "a config")

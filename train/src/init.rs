@@ -17,8 +17,8 @@ pub fn initial_net(
     config: &TrainConfig,
     device: Device,
 ) -> Result<PolicyValueNet, TrainError> {
-    tch::manual_seed(config.seed as i64);
     if config.init.is_empty() {
+        tch::manual_seed(config.seed as i64);
         return Ok(PolicyValueNet::new(net_config, device)?);
     }
     let path = Path::new(&config.init);
