@@ -218,3 +218,38 @@ fn a_different_config_for_an_existing_run_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("different config"), "{err}");
 }
+
+#[test]
+fn self_play_from_the_openings_deck_starts_every_game_from_a_ballot_and_a_bad_deck_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tiny = shipped_config("tiny-sparse.toml");
+    tiny.selfplay.openings.deck = runconfig::OpeningsConfig::STANDARD.into();
+    let config = write_config(dir.path(), "openings.toml", &tiny);
+    let run_dir = dir.path().join("run");
+    succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
+    let deck: Vec<String> = arena::standard_deck().unwrap().iter().map(|b| b.text()).collect();
+    let mut starts = std::collections::HashSet::new();
+    for file in sorted_files(&run_dir.join("games")) {
+        for game in draughts::read_pdn(&std::fs::read_to_string(&file).unwrap()).unwrap() {
+            let first: Vec<String> = game.moves.iter().take(3).map(|m| m.to_string()).collect();
+            let first = first.join(" ");
+            assert!(deck.contains(&first), "{}: a game starts with {first}", file.display());
+            starts.insert(first);
+        }
+    }
+    assert!(starts.len() >= 8, "16 games drew from the deck's 157 ballots: {starts:?}");
+
+    // A deck file that does not parse stops the run before it starts, naming the key and the
+    // file's line.
+    let bad = dir.path().join("bad-deck.txt");
+    std::fs::write(&bad, "001 9-13 21-17 5-9\n002 9-14 31-9\n").unwrap();
+    tiny.selfplay.openings.deck = arg(&bad).into();
+    let config = write_config(dir.path(), "bad.toml", &tiny);
+    let other = dir.path().join("other");
+    let (ok, out, err) =
+        crate::helpers::run_to_end(&["run", "--config", arg(&config), "--run-dir", arg(&other)]);
+    assert!(!ok, "{out}");
+    crate::helpers::assert_no_panic(&err);
+    assert!(err.contains("selfplay.openings.deck") && err.contains("bad-deck.txt"), "{err}");
+    assert!(err.contains("31-9") && err.contains(":2:"), "the bad ballot is named: {err}");
+}

@@ -189,6 +189,7 @@ pub(super) fn play_rounds<E: Evaluator>(
             config,
             seed: rounds,
             generation: &|| None,
+            openings: selfplay::Openings::none(),
             tables: None,
             shard_written: None,
         };

@@ -10,12 +10,11 @@ mod sequential;
 use crate::budget::Progress;
 use crate::interrupt;
 use crate::run_state::{open_run_options, RunDirOptions};
+use crate::selfplay::GameSetup;
 use crate::train::open_trainer;
 use anyhow::{bail, Result};
-use egdb::Tables;
 use runconfig::{RunConfig, RunMode};
 use rundata::{CachedRun, RunDir};
-use std::sync::Arc;
 use train::{SelfPlayFigures, Trainer};
 
 /// What `checkers-zero run` runs: the run, and the budget's overrides.
@@ -50,10 +49,12 @@ pub fn run(options: RunOptions) -> Result<()> {
     config.validate()?;
     println!("run {} (config kept in {})", run.root().display(), run.config_file().display());
     let progress = Progress::open(run)?;
-    // The endgame tables (checked once) for the trainer, every self-play phase and every gate.
+    // The endgame tables (checked once) for the trainer, every self-play phase and every gate;
+    // the openings deck (read once) for self-play.
     let tables = config.egdb.load()?;
     let trainer = open_trainer(run, &config, tables.as_deref())?;
-    let parts = Parts { cached: &cached, config: &config, tables, trainer, progress };
+    let setup = GameSetup::new(tables, &config)?;
+    let parts = Parts { cached: &cached, config: &config, setup, trainer, progress };
     match config.run.mode {
         RunMode::Sequential => sequential::run_generations(parts)?,
         RunMode::Concurrent => concurrent::run_roles_at_once(parts)?,
@@ -65,7 +66,7 @@ pub fn run(options: RunOptions) -> Result<()> {
 struct Parts<'a> {
     cached: &'a CachedRun,
     config: &'a RunConfig,
-    tables: Option<Arc<Tables>>,
+    setup: GameSetup,
     trainer: Trainer,
     progress: Progress,
 }

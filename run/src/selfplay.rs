@@ -12,12 +12,12 @@ use crate::run_state::{ensure_best, open_run_options, RunDirOptions};
 use crate::store_retry::retry;
 mod playing_net;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use egdb::Tables;
 pub use playing_net::PlayingNet;
-use runconfig::RunConfig;
+use runconfig::{OpeningsConfig, RunConfig};
 use rundata::{BestNet, CachedRun, RunDir, Uploader};
-use selfplay::{Session, SessionReport, ShardWritten};
+use selfplay::{Openings, Session, SessionReport, ShardWritten};
 use shard::list_shards;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -36,6 +36,32 @@ pub struct SelfplayOptions {
     pub workers: Option<usize>,
     /// Keep playing batch after batch with the newest best net (until Ctrl-C).
     pub follow: bool,
+}
+
+/// What self-play's games need beside the net, loaded once: where they start and the endgame
+/// tables their searches read.
+#[derive(Clone, Debug, Default)]
+pub struct GameSetup {
+    /// The start position or ballots of `selfplay.openings.deck`.
+    pub openings: Openings,
+    /// The run's `[egdb]` tables, if any.
+    pub tables: Option<Arc<Tables>>,
+}
+
+impl GameSetup {
+    /// `tables` (loaded by the caller, who may share them) and the openings of `config`'s
+    /// `[selfplay.openings]`; a deck that cannot be read is an error that names the key.
+    pub fn new(tables: Option<Arc<Tables>>, config: &RunConfig) -> Result<GameSetup> {
+        let section = &config.selfplay.openings;
+        let deck = match section.deck.as_str() {
+            "" => return Ok(GameSetup { openings: Openings::none(), tables }),
+            OpeningsConfig::STANDARD => arena::standard_deck(),
+            file => arena::read_deck(Path::new(file)),
+        }
+        .with_context(|| format!("`selfplay.openings.deck` = {:?}", section.deck))?;
+        let ballots = deck.into_iter().map(|ballot| ballot.moves).collect();
+        Ok(GameSetup { openings: Openings::new(ballots, section.share), tables })
+    }
 }
 
 /// `checkers-zero selfplay`: plays games with the best net into shards, once or following.
@@ -65,11 +91,11 @@ pub fn selfplay(options: SelfplayOptions) -> Result<()> {
         started: 0,
         follow: options.follow,
     };
-    let tables = config.egdb.load()?;
+    let setup = GameSetup::new(config.egdb.load()?, &config)?;
     let played = follow(
         &cached,
         &config,
-        tables,
+        &setup,
         best,
         Some(&announce),
         &interrupt::requested,
@@ -141,7 +167,7 @@ impl Batches for Numbered {
 pub fn follow(
     cached: &CachedRun,
     config: &RunConfig,
-    tables: Option<Arc<Tables>>,
+    setup: &GameSetup,
     best: BestNet,
     shard_written: Option<ShardWritten>,
     stop: &(dyn Fn() -> bool + Sync),
@@ -149,16 +175,10 @@ pub fn follow(
 ) -> Result<()> {
     let playing = PlayingNet::new(cached, config, best)?;
     while let Some(batch) = batches.next()? {
-        let report = play_games(
-            cached,
-            config,
-            tables.clone(),
-            &playing,
-            &batch,
-            shard_written,
-            stop,
-            |n| batches.written(n),
-        )?;
+        let report =
+            play_games(cached, config, setup, &playing, &batch, shard_written, stop, |n| {
+                batches.written(n)
+            })?;
         batches.played(&playing.best(), &report)?;
     }
     Ok(())
@@ -188,8 +208,8 @@ fn file_name(path: &Path) -> String {
     path.file_name().unwrap_or_default().to_string_lossy().into_owned()
 }
 
-/// Plays `batch` with the net `playing` plays (and the run's endgame `tables`, loaded once by the
-/// caller) into the run's shards, with a progress bar, on libtorch's CPU threads as the caller set
+/// Plays `batch` with the net `playing` plays (from the openings and with the endgame tables of
+/// `setup`, loaded once by the caller) into the run's shards, with a progress bar, on libtorch's CPU threads as the caller set
 /// them; a net promoted meanwhile is taken up at once (see [`PlayingNet`]), and each shard records
 /// the generation that played its last game. `shard_written` is told of each shard on disk;
 /// `written(n)` is called as soon as `n` more games are on disk in shards (so a caller can count
@@ -200,7 +220,7 @@ fn file_name(path: &Path) -> String {
 pub fn play_games(
     cached: &CachedRun,
     config: &RunConfig,
-    tables: Option<Arc<Tables>>,
+    setup: &GameSetup,
     playing: &PlayingNet,
     batch: &Batch,
     shard_written: Option<ShardWritten>,
@@ -217,7 +237,8 @@ pub fn play_games(
         config: &config.selfplay,
         seed: batch.seed,
         generation: &generation,
-        tables,
+        openings: setup.openings.clone(),
+        tables: setup.tables.clone(),
         shard_written,
     };
     let bar = progress::bar(batch.games, "games");

@@ -18,7 +18,7 @@ pub mod selfplay;
 pub mod train;
 
 pub use run::{BudgetConfig, EgdbConfig, RunConfig, RunLoopConfig, RunMode};
-pub use selfplay::{DrawConfig, SelfPlayConfig, SelfPlayConfigError, ServerConfig};
+pub use selfplay::{DrawConfig, OpeningsConfig, SelfPlayConfig, SelfPlayConfigError, ServerConfig};
 pub use train::{
     GrowSchedule, OptimizerConfig, Progress, RateDrop, ScheduleConfig, TrainConfig, Widening,
     WindowConfig,

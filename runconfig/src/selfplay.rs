@@ -34,6 +34,8 @@ search::settings! {
         /// result) in place of the MCTS root's. 0: the root's value. Needs the sparse net.
         value_search_nodes: u64 = 0, Range::AtMost(1e9);
         sections:
+        /// Where the games start: the start position, or ballots of an opening deck.
+        openings: OpeningsConfig;
         /// One inference server the workers share, or none.
         server: ServerConfig;
         /// When a game is drawn.
@@ -42,6 +44,27 @@ search::settings! {
         /// The search of every decision: visits, noise, temperature, resignation.
         mcts: MctsConfig;
     }
+}
+
+search::settings! {
+    /// The `[selfplay.openings]` section: a share of the games start from a ballot of an opening
+    /// deck (its moves played from the start position, a ballot drawn uniformly per game) instead
+    /// of the start position, so that self-play meets the openings matches are played from.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct OpeningsConfig ("selfplay.openings.") {
+        /// The share of games that start from a ballot of `deck`.
+        share: f64 = 1.0, Range::Closed(0.0, 1.0);
+        rules:
+        /// The deck: "" (every game from the start position), `standard` (the ACF 3-move deck
+        /// the project ships), or a deck file (a ballot a line, as `match --openings` reads).
+        deck: String = String::new(), "`\"\"`, `standard` or a deck file", |_: &String| Ok::<(), Invalid>(());
+    }
+}
+
+impl OpeningsConfig {
+    /// The deck named by `deck = "standard"`.
+    pub const STANDARD: &'static str = "standard";
 }
 
 search::settings! {

@@ -1,6 +1,7 @@
 //! A self-play session: worker threads, each with its own evaluator, play a number of games;
 //! this thread collects the finished games and writes them into the run's shards (and PDN).
 
+use crate::openings::Openings;
 use crate::worker::{run_worker, FinishedGame, GameCounter, GamePlan, WorkerStats};
 use draughts::{Color, GameResult, PdnGame};
 use egdb::Tables;
@@ -125,6 +126,8 @@ pub struct Session<'a> {
     /// The generation of the net that plays now, recorded in each shard as it is written (a
     /// caller that swaps in a newer net while games are in flight says so here).
     pub generation: &'a dyn Fn() -> Option<u32>,
+    /// Where the games start (the start position, or ballots of an opening deck).
+    pub openings: Openings,
     /// Endgame tables the searches take as exact leaves, and that end the games when
     /// `config.adjudicate_egdb` is set.
     pub tables: Option<Arc<Tables>>,
@@ -157,6 +160,7 @@ impl Session<'_> {
             draw_rules: self.config.draw.into(),
             seed: self.seed,
             games_in_flight: self.config.games_in_flight,
+            openings: self.openings.clone(),
             tables: self.tables.clone(),
             adjudicate_egdb: self.config.adjudicate_egdb,
             value_search_nodes: self.config.value_search_nodes,

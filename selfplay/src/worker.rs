@@ -5,8 +5,9 @@
 //! alpha-beta engine before sending it ([`ValueSearch`]).
 
 use crate::game::SelfPlayGame;
+use crate::openings::Openings;
 use crate::value_search::ValueSearch;
-use draughts::{DrawRules, Game, Position};
+use draughts::DrawRules;
 use egdb::Tables;
 use search::{EvalError, EvalRequest, Evaluator, GameRecord, MctsConfig, SearchError};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -100,6 +101,8 @@ pub struct GamePlan {
     pub seed: u64,
     /// Games one worker keeps in flight.
     pub games_in_flight: usize,
+    /// Where each game starts: the start position or an opening ballot.
+    pub openings: Openings,
     /// Endgame tables the searches take as exact leaves.
     pub tables: Option<Arc<Tables>>,
     /// Whether a game ends at the first position `tables` cover, with their result.
@@ -112,8 +115,8 @@ pub struct GamePlan {
 
 impl GamePlan {
     fn start(&self, number: u64) -> Result<SelfPlayGame, SearchError> {
-        let game = Game::new(Position::start(), self.draw_rules);
         let seed = game_seed(self.seed, number);
+        let game = self.openings.start(seed, self.draw_rules);
         SelfPlayGame::with_tables(&self.mcts, game, seed, self.tables.clone(), self.adjudicate_egdb)
     }
 }
@@ -206,6 +209,7 @@ pub fn game_seed(seed: u64, number: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use draughts::Position;
     use search::UniformEvaluator;
 
     fn quick_plan() -> GamePlan {
@@ -217,6 +221,7 @@ mod tests {
             draw_rules: DrawRules { max_plies: 60, ..DrawRules::default() },
             seed: 1,
             games_in_flight: 4,
+            openings: Openings::none(),
             tables: None,
             adjudicate_egdb: false,
             value_search_nodes: 0,

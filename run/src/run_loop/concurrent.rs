@@ -16,7 +16,7 @@ use crate::budget::{exhausted, games_for_phase, out_of_time, share_spent, Progre
 use crate::gate;
 use crate::interrupt;
 use crate::run_state::ensure_best;
-use crate::selfplay::{Batch, Batches};
+use crate::selfplay::{Batch, Batches, GameSetup};
 use crate::train::follow;
 use anyhow::{Error, Result};
 use egdb::Tables;
@@ -31,7 +31,7 @@ use train::{TbLogger, Trainer};
 /// Runs self-play, the trainer and the gate at once, each in a thread of its own, until the run
 /// ends.
 pub(super) fn run_roles_at_once(parts: Parts) -> Result<()> {
-    let Parts { cached, config, tables, mut trainer, progress } = parts;
+    let Parts { cached, config, setup, mut trainer, progress } = parts;
     let best = ensure_best(cached, config)?;
     // libtorch's CPU threads, shared among the threads that run self-play's net, the trainer and
     // the gate.
@@ -45,11 +45,11 @@ pub(super) fn run_roles_at_once(parts: Parts) -> Result<()> {
         failures: Mutex::new(Vec::new()),
     };
     let roles = &shared;
-    let gate_tables = tables.clone();
+    let gate_tables = setup.tables.clone();
     // A role that panics makes the scope panic once every role has stopped.
     std::thread::scope(|scope| {
         let ended = Some(&roles.selfplay_ended);
-        spawn(scope, roles, "selfplay", ended, || self_play(cached, config, tables, best, roles));
+        spawn(scope, roles, "selfplay", ended, || self_play(cached, config, setup, best, roles));
         let ended = Some(&roles.training_ended);
         spawn(scope, roles, "train", ended, || train(cached, config, &mut trainer, roles));
         spawn(scope, roles, "gate", None, || gate(cached, config, gate_tables, roles));
@@ -156,14 +156,14 @@ impl Drop for End<'_> {
 fn self_play(
     cached: &CachedRun,
     config: &RunConfig,
-    tables: Option<Arc<Tables>>,
+    setup: GameSetup,
     best: BestNet,
     shared: &Shared,
 ) -> Result<()> {
     let tb = TbLogger::create(&cached.run().tb_dir().join("run"))?;
     let mut batches = Budgeted { shared, seed: config.seed, tb };
     let stop = || interrupt::requested() || shared.limit().is_some();
-    crate::selfplay::follow(cached, config, tables, best, None, &stop, &mut batches)
+    crate::selfplay::follow(cached, config, &setup, best, None, &stop, &mut batches)
 }
 
 /// The trainer, following self-play's data.

@@ -9,20 +9,18 @@ use crate::gate::anchors;
 use crate::gate::candidate::{gate, last_gated_step};
 use crate::interrupt;
 use crate::run_state::ensure_best;
-use crate::selfplay::{play_games, Batch, PlayingNet};
+use crate::selfplay::{play_games, Batch, GameSetup, PlayingNet};
 use crate::train::follow::{endgame_line, report_refresh, train_paid_steps};
 use anyhow::Result;
-use egdb::Tables;
 use runconfig::RunConfig;
 use rundata::{BestNet, CachedRun};
-use std::sync::Arc;
 use train::{TbLogger, Trainer};
 
 /// Runs generation after generation until the budget is spent or Ctrl-C stops the run.
 pub(super) fn run_generations(parts: Parts) -> Result<()> {
-    let Parts { cached, config, tables, trainer, progress } = parts;
+    let Parts { cached, config, setup, trainer, progress } = parts;
     let tb = TbLogger::create(&cached.run().tb_dir().join("run"))?;
-    let mut run = Sequential { cached, config, tables, trainer, progress, tb };
+    let mut run = Sequential { cached, config, setup, trainer, progress, tb };
     loop {
         let best = ensure_best(cached, config)?;
         if interrupt::requested() {
@@ -31,7 +29,7 @@ pub(super) fn run_generations(parts: Parts) -> Result<()> {
         }
         // The newest candidate is gated before anything else (also after a resume).
         if run.trainer.step() > last_gated_step(cached)?.max(best.step) {
-            gate(cached, config, run.tables.clone(), run.trainer.step(), &best, &mut run.tb)?;
+            gate(cached, config, run.setup.tables.clone(), run.trainer.step(), &best, &mut run.tb)?;
             continue;
         }
         let spent = run.progress.spent();
@@ -52,7 +50,7 @@ pub(super) fn run_generations(parts: Parts) -> Result<()> {
 struct Sequential<'a> {
     cached: &'a CachedRun,
     config: &'a RunConfig,
-    tables: Option<Arc<Tables>>,
+    setup: GameSetup,
     trainer: Trainer,
     progress: Progress,
     tb: TbLogger,
@@ -70,7 +68,7 @@ impl Sequential<'_> {
         let run_seconds = Some(wall_seconds);
         let opponents = anchors::due(cached, config, best, last, run_seconds)?;
         if !opponents.is_empty() {
-            let tables = self.tables.clone();
+            let tables = self.setup.tables.clone();
             anchors::evaluate(cached, config, tables, best, &opponents, run_seconds, &mut self.tb)?;
             self.progress.save()?;
         }
@@ -92,7 +90,7 @@ impl Sequential<'_> {
         let report = play_games(
             cached,
             config,
-            self.tables.clone(),
+            &self.setup,
             &playing,
             &batch,
             None,

@@ -5,9 +5,18 @@ use super::*;
 use search::{DecisionRecord, UniformEvaluator};
 use shard::{list_shards, read_shard};
 
-/// A session of `run` with `config` and `seed`: no generation, tables or shard callback.
+/// A session of `run` with `config` and `seed`: from the start position, no generation, tables
+/// or shard callback.
 fn session<'a>(run: &'a RunDir, config: &'a SelfPlayConfig, seed: u64) -> Session<'a> {
-    Session { run, config, seed, generation: &|| None, tables: None, shard_written: None }
+    Session {
+        run,
+        config,
+        seed,
+        generation: &|| None,
+        openings: Openings::none(),
+        tables: None,
+        shard_written: None,
+    }
 }
 
 #[test]
