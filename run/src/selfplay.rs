@@ -40,7 +40,7 @@ pub struct SelfplayOptions {
 
 /// What self-play's games need beside the net, loaded once: where they start and the endgame
 /// tables their searches read.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct GameSetup {
     /// The start position or ballots of `selfplay.openings.deck`.
     pub openings: Openings,

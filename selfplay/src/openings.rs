@@ -32,11 +32,6 @@ impl Openings {
         Openings { ballots: ballots.into(), share: share.clamp(0.0, 1.0) }
     }
 
-    /// The ballots.
-    pub fn ballots(&self) -> &[Vec<Move>] {
-        &self.ballots
-    }
-
     /// The game a self-play game with seed `seed` starts from, under `rules`.
     pub fn start(&self, seed: u64, rules: DrawRules) -> Game {
         let mut game = Game::new(Position::start(), rules);
