@@ -52,21 +52,10 @@ impl Openings {
 mod tests {
     use super::*;
 
-    /// Two ballots of the ACF deck (`001 9-13 21-17 5-9`, `150 12-16 24-19 8-12`).
+    /// Two ballots of the ACF deck.
     fn ballots() -> Vec<Vec<Move>> {
-        ["9-13 21-17 5-9", "12-16 24-19 8-12"]
-            .iter()
-            .map(|text| {
-                let mut position = Position::start();
-                text.split_whitespace()
-                    .map(|word| {
-                        let mv = position.parse_move(word).unwrap();
-                        position = position.play(mv);
-                        mv
-                    })
-                    .collect()
-            })
-            .collect()
+        let deck = arena::parse_deck("001 9-13 21-17 5-9\n150 12-16 24-19 8-12\n", "two").unwrap();
+        deck.into_iter().map(|ballot| ballot.moves).collect()
     }
 
     fn openings_played(openings: &Openings) -> Vec<Vec<Move>> {
