@@ -2,7 +2,8 @@
 //! each with a cache of its own as if on separate machines: two self-play processes, one trainer
 //! and one evaluator. The server is stopped for 20 s and started again during the run, and
 //! meanwhile one self-play process, with finished shards waiting in its outbox, is SIGKILLed and
-//! restarted on its cache. Also: two evaluators racing to promote on both backends, and the bad
+//! restarted on its cache. At the end each role is stopped by SIGINT or SIGTERM, and every shard
+//! played reads back. Also: two evaluators racing to promote on both backends, and the bad
 //! `s3://` inputs.
 
 use crate::helpers::{arg, assert_no_panic, checkers_zero};
@@ -45,10 +46,12 @@ impl Role {
         self.starts += 1;
     }
 
-    /// Ctrl-C, then its end, which must be a success.
-    fn interrupt(&mut self, patience: Duration) {
+    /// A stop signal (`INT` as Ctrl-C, or `TERM` as a process manager), then its end, which must be
+    /// a success: either signal is the clean stop.
+    fn interrupt(&mut self, signal: &str, patience: Duration) {
         let pid = self.child.id().to_string();
-        assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+        let signal = format!("-{signal}");
+        assert!(Command::new("kill").args([&signal, &pid]).status().unwrap().success());
         let deadline = Instant::now() + patience;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -191,14 +194,14 @@ fn an_s3_run_of_separate_processes_survives_a_kill_and_a_store_outage() {
     wait_until("three promotions", long, &[&players[0], &players[1], &trainer, &evaluator], || {
         best(&store).is_some_and(|b| b.generation >= 3)
     });
-    for player in &mut players {
-        player.interrupt(Duration::from_secs(120));
+    for (player, signal) in players.iter_mut().zip(["INT", "TERM"]) {
+        player.interrupt(signal, Duration::from_secs(120));
     }
     let shards = shard_keys(&store);
     let wanted = format!("replay: {} shards read", shards.len());
     wait_until(&wanted, long, &[&trainer], || trainer.stdout().contains(&wanted));
-    trainer.interrupt(Duration::from_secs(120));
-    evaluator.interrupt(Duration::from_secs(300));
+    trainer.interrupt("TERM", Duration::from_secs(120));
+    evaluator.interrupt("INT", Duration::from_secs(300));
 
     // Every shard reads back, with its games, each announced by exactly one writer.
     let play_out: String = players.iter().map(Role::stdout).collect();

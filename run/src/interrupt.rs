@@ -1,5 +1,6 @@
-//! Ctrl-C: the first press asks long work to stop cleanly at the next safe point; the second
-//! press exits at once (files are always written atomically, so nothing is left half-written).
+//! Ctrl-C, SIGTERM or SIGHUP: the first asks long work to stop cleanly at the next safe point; a
+//! second exits at once (files are always written atomically, so nothing is left half-written).
+//! So a process manager's SIGTERM (systemd, Kubernetes, `timeout`) is the clean stop too.
 //! A role of a concurrent `run` that fails asks the same stop of the others ([`request`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,12 +14,13 @@ pub fn install() {
             eprintln!("\ninterrupted again: exiting now");
             std::process::exit(130);
         }
-        eprintln!(
-            "\ninterrupted: stopping at the next safe point (press Ctrl-C again to exit now)"
-        );
+        eprintln!("\ninterrupted: stopping at the next safe point (interrupt again to exit now)");
     });
     if let Err(e) = result {
-        eprintln!("warning: cannot install the Ctrl-C handler: {}", support::one_line(&e));
+        eprintln!(
+            "warning: cannot install the Ctrl-C and SIGTERM handler: {}",
+            support::one_line(&e)
+        );
     }
 }
 

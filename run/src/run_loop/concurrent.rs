@@ -65,7 +65,7 @@ pub(super) fn run_roles_at_once(parts: Parts) -> Result<()> {
     }
     match limit {
         Some(limit) => println!("budget reached: {limit}"),
-        None => println!("stopped by Ctrl-C; run the same command again to resume"),
+        None => println!("stopped by an interrupt; run the same command again to resume"),
     }
     Ok(())
 }

@@ -24,7 +24,7 @@ pub(super) fn run_generations(parts: Parts) -> Result<()> {
     loop {
         let best = ensure_best(cached, config)?;
         if interrupt::requested() {
-            println!("stopped by Ctrl-C; run the same command again to resume");
+            println!("stopped by an interrupt; run the same command again to resume");
             break;
         }
         // The newest candidate is gated before anything else (also after a resume).
