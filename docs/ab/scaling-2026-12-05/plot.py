@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
-"""Elo against core-hours for the scaling config and the old default, from the head-to-head match
-records beside this file (`python3 plot.py` writes elo-vs-core-hours.svg and prints the table).
+"""Elo against core-hours for the scaling config, the old default and the scaling config with
+self-play from the 3-move ballots, from the head-to-head match records beside this file and in
+../openings-2026-12-06 (`python3 plot.py` writes elo-vs-core-hours.svg and prints the table).
 
-The matches form a chain (each net met the one before it, and the old default's nets meet the new
-config's through one match), so each net's Elo is the sum of the matches' Elo differences along
-the chain from the half-hour net (rated 0), and its 95% interval adds their variances (each
-match's score variance from its wins, draws and losses, through the Elo curve's slope)."""
+Every match gives an Elo difference between two nets and its variance (the score's variance from
+its wins, draws and losses, through the Elo curve's slope). The nets' Elo are the weighted
+least-squares fit of all those differences (each weighted by the inverse of its variance), with the
+scaling config's half-hour net at 0, and their 95% intervals come from the fit's covariance: a net
+met by several matches is rated by all of them."""
 import json
 import math
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OLD_4H_VS_2H = os.path.join(HERE, "..", "2026-12-04-default-4h-vs-search-value-2-0.1s.jsonl")
+OPENINGS = os.path.join(HERE, "..", "openings-2026-12-06")
 
-# (record, the newer or rated player's name, the other's name, the rated net, the net it is rated
-# from, the rated net's series and core-hours)
+# (record, a player's name in it, its opponent's name, the player's net, the opponent's net): every
+# head-to-head match between these nets. A net is its series and its core-hours.
 MATCHES = [
     ("1ch-vs-0.5ch.jsonl", "mcts:1ch-best:0.1s", "mcts:0.5ch-best:0.1s", "new 1", "new 0.5"),
     ("2ch-vs-1ch.jsonl", "mcts:2ch-best:0.1s", "mcts:1ch-best:0.1s", "new 2", "new 1"),
@@ -22,12 +25,26 @@ MATCHES = [
     ("5.7ch-wide-vs-4ch.jsonl", "mcts:5.7ch-wide-best:0.1s", "mcts:4ch-best:0.1s", "new 5.7",
      "new 4"),
     ("8ch-vs-4ch.jsonl", "mcts:8ch-best:0.1s", "mcts:4ch-best:0.1s", "new 8", "new 4"),
+    ("8ch-vs-2ch.jsonl", "mcts:8ch-best:0.1s", "mcts:2ch-best:0.1s", "new 8", "new 2"),
     ("2ch-vs-4h-reference.jsonl", "mcts:2026-12-04-default-4h-best:0.1s", "mcts:2ch-best:0.1s",
      "old 4", "new 2"),
+    ("8ch-vs-4h-reference.jsonl", "mcts:8ch-best:0.1s", "mcts:2026-12-04-default-4h-best:0.1s",
+     "new 8", "old 4"),
     (OLD_4H_VS_2H, "mcts:default2h:0.1s", "mcts:default4h:0.1s", "old 2", "old 4"),
+    (os.path.join(OPENINGS, "scratch-0.5ch-vs-scaling-0.5ch.jsonl"), "mcts:scratch-0.5ch:0.1s",
+     "mcts:scaling-0.5ch:0.1s", "open 0.5", "new 0.5"),
+    (os.path.join(OPENINGS, "scratch-1ch-vs-scaling-1ch.jsonl"), "mcts:scratch-1ch:0.1s",
+     "mcts:scaling-1ch:0.1s", "open 1", "new 1"),
+    (os.path.join(OPENINGS, "scratch-1ch-vs-scaling-1ch-reversed.jsonl"), "mcts:scratch-1ch:0.1s",
+     "mcts:scaling-1ch:0.1s", "open 1", "new 1"),
+    (os.path.join(OPENINGS, "scratch-1ch-vs-scratch-0.5ch.jsonl"), "mcts:scratch-1ch:0.1s",
+     "mcts:scratch-0.5ch:0.1s", "open 1", "open 0.5"),
 ]
+# The net rated 0.
+ANCHOR = "new 0.5"
 SERIES = {"new": ("scaling config (configs/scaling.toml)", "#1f77b4"),
-          "old": ("old default (the 4-hour reference run)", "#d62728")}
+          "old": ("old default (the 4-hour reference run)", "#d62728"),
+          "open": ("scaling config + openings deck", "#2ca02c")}
 
 
 def tally(path, player, other):
@@ -55,15 +72,47 @@ def elo_and_variance(w, d, l):
     return -400 * math.log10(1 / s - 1), var_s * slope ** 2
 
 
+def inverse(matrix):
+    """The inverse of a small symmetric positive-definite matrix (Gauss-Jordan)."""
+    k = len(matrix)
+    rows = [row[:] + [float(i == j) for j in range(k)] for i, row in enumerate(matrix)]
+    for col in range(k):
+        pivot = max(range(col, k), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        scale = rows[col][col]
+        rows[col] = [x / scale for x in rows[col]]
+        for r in range(k):
+            if r != col and rows[r][col]:
+                factor = rows[r][col]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col])]
+    return [row[k:] for row in rows]
+
+
 def ratings():
-    """Each net's (Elo, 95% half-width, games behind its last link)."""
-    rated = {"new 0.5": (0.0, 0.0, 0)}
+    """Each net's (Elo, 95% half-width, games played): the weighted least-squares fit of every
+    match's Elo difference (weight: the inverse of its variance), the anchor at 0."""
+    nets = sorted({net for match in MATCHES for net in match[3:]} - {ANCHOR})
+    index = {net: i for i, net in enumerate(nets)}
+    normal = [[0.0] * len(nets) for _ in nets]
+    rhs = [0.0] * len(nets)
+    games = {net: 0 for net in nets + [ANCHOR]}
     for path, player, other, net, base in MATCHES:
         w, d, l = tally(path, player, other)
         diff, var = elo_and_variance(w, d, l)
-        elo, base_var, _ = rated[base][0], rated[base][1], None
-        rated[net] = (elo + diff, base_var + var, w + d + l)
-    return {net: (elo, 1.96 * math.sqrt(var), games) for net, (elo, var, games) in rated.items()}
+        games[net] += w + d + l
+        games[base] += w + d + l
+        # One observation: Elo(net) - Elo(base) = diff, with weight 1 / var.
+        row = {index[n]: sign for n, sign in ((net, 1.0), (base, -1.0)) if n != ANCHOR}
+        for i, a in row.items():
+            rhs[i] += a * diff / var
+            for j, b in row.items():
+                normal[i][j] += a * b / var
+    covariance = inverse(normal)
+    rated = {ANCHOR: (0.0, 0.0, games[ANCHOR])}
+    for net, i in index.items():
+        elo = sum(covariance[i][j] * rhs[j] for j in range(len(nets)))
+        rated[net] = (elo, 1.96 * math.sqrt(covariance[i][i]), games[net])
+    return rated
 
 
 def svg(rated):
@@ -92,7 +141,7 @@ def svg(rated):
                'Elo, head to head at 0.1 s a move (95% interval)</text>')
     for k, (key, (label, colour)) in enumerate(SERIES.items()):
         # Each series a little to the side of the other, so that their intervals do not overlap.
-        nudge = 2 ** (0.04 * (2 * k - 1))
+        nudge = 2 ** (0.08 * (k - (len(SERIES) - 1) / 2))
         points = sorted((float(n.split()[1]) * nudge, v) for n, v in rated.items() if n.startswith(key))
         path = " ".join(f"{px(h):.1f},{py(e):.1f}" for h, (e, _, _) in points)
         out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
@@ -110,7 +159,7 @@ def svg(rated):
 
 if __name__ == "__main__":
     rated = ratings()
-    print("| net | core-hours | Elo [95%] | games of its last link |")
+    print("| net | core-hours | Elo [95%] | games it played |")
     print("| --- | ---: | ---: | ---: |")
     for net, (elo, margin, games) in sorted(rated.items(), key=lambda x: (x[0][:3], float(x[0][4:]))):
         series, hours = net.split()
