@@ -39,6 +39,10 @@ MATCHES = [
      "mcts:scaling-1ch:0.1s", "open 1", "new 1"),
     (os.path.join(OPENINGS, "scratch-1ch-vs-scratch-0.5ch.jsonl"), "mcts:scratch-1ch:0.1s",
      "mcts:scratch-0.5ch:0.1s", "open 1", "open 0.5"),
+    (os.path.join(OPENINGS, "scratch-2ch-vs-scaling-2ch.jsonl"), "mcts:scratch-2ch:0.1s",
+     "mcts:2ch-best:0.1s", "open 2", "new 2"),
+    (os.path.join(OPENINGS, "scratch-2ch-vs-scratch-1ch.jsonl"), "mcts:scratch-2ch:0.1s",
+     "mcts:scratch-1ch:0.1s", "open 2", "open 1"),
 ]
 # The net rated 0.
 ANCHOR = "new 0.5"
