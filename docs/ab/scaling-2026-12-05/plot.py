@@ -16,33 +16,31 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OLD_4H_VS_2H = os.path.join(HERE, "..", "2026-12-04-default-4h-vs-search-value-2-0.1s.jsonl")
 OPENINGS = os.path.join(HERE, "..", "openings-2026-12-06")
 
-# (record, a player's name in it, its opponent's name, the player's net, the opponent's net): every
-# head-to-head match between these nets. A net is its series and its core-hours.
+
+def opening(record):
+    """A match record of the openings arm."""
+    return os.path.join(OPENINGS, record)
+
+
+# (record, a player's checkpoint name in it, its opponent's, the player's net, the opponent's net):
+# every head-to-head match between these nets, all `mcts:` at 0.1 s a move. A net is its series and
+# its core-hours.
 MATCHES = [
-    ("1ch-vs-0.5ch.jsonl", "mcts:1ch-best:0.1s", "mcts:0.5ch-best:0.1s", "new 1", "new 0.5"),
-    ("2ch-vs-1ch.jsonl", "mcts:2ch-best:0.1s", "mcts:1ch-best:0.1s", "new 2", "new 1"),
-    ("4ch-vs-2ch.jsonl", "mcts:4ch-best:0.1s", "mcts:2ch-best:0.1s", "new 4", "new 2"),
-    ("5.7ch-wide-vs-4ch.jsonl", "mcts:5.7ch-wide-best:0.1s", "mcts:4ch-best:0.1s", "new 5.7",
-     "new 4"),
-    ("8ch-vs-4ch.jsonl", "mcts:8ch-best:0.1s", "mcts:4ch-best:0.1s", "new 8", "new 4"),
-    ("8ch-vs-2ch.jsonl", "mcts:8ch-best:0.1s", "mcts:2ch-best:0.1s", "new 8", "new 2"),
-    ("2ch-vs-4h-reference.jsonl", "mcts:2026-12-04-default-4h-best:0.1s", "mcts:2ch-best:0.1s",
-     "old 4", "new 2"),
-    ("8ch-vs-4h-reference.jsonl", "mcts:8ch-best:0.1s", "mcts:2026-12-04-default-4h-best:0.1s",
-     "new 8", "old 4"),
-    (OLD_4H_VS_2H, "mcts:default2h:0.1s", "mcts:default4h:0.1s", "old 2", "old 4"),
-    (os.path.join(OPENINGS, "scratch-0.5ch-vs-scaling-0.5ch.jsonl"), "mcts:scratch-0.5ch:0.1s",
-     "mcts:scaling-0.5ch:0.1s", "open 0.5", "new 0.5"),
-    (os.path.join(OPENINGS, "scratch-1ch-vs-scaling-1ch.jsonl"), "mcts:scratch-1ch:0.1s",
-     "mcts:scaling-1ch:0.1s", "open 1", "new 1"),
-    (os.path.join(OPENINGS, "scratch-1ch-vs-scaling-1ch-reversed.jsonl"), "mcts:scratch-1ch:0.1s",
-     "mcts:scaling-1ch:0.1s", "open 1", "new 1"),
-    (os.path.join(OPENINGS, "scratch-1ch-vs-scratch-0.5ch.jsonl"), "mcts:scratch-1ch:0.1s",
-     "mcts:scratch-0.5ch:0.1s", "open 1", "open 0.5"),
-    (os.path.join(OPENINGS, "scratch-2ch-vs-scaling-2ch.jsonl"), "mcts:scratch-2ch:0.1s",
-     "mcts:2ch-best:0.1s", "open 2", "new 2"),
-    (os.path.join(OPENINGS, "scratch-2ch-vs-scratch-1ch.jsonl"), "mcts:scratch-2ch:0.1s",
-     "mcts:scratch-1ch:0.1s", "open 2", "open 1"),
+    ("1ch-vs-0.5ch.jsonl", "1ch-best", "0.5ch-best", "new 1", "new 0.5"),
+    ("2ch-vs-1ch.jsonl", "2ch-best", "1ch-best", "new 2", "new 1"),
+    ("4ch-vs-2ch.jsonl", "4ch-best", "2ch-best", "new 4", "new 2"),
+    ("5.7ch-wide-vs-4ch.jsonl", "5.7ch-wide-best", "4ch-best", "new 5.7", "new 4"),
+    ("8ch-vs-4ch.jsonl", "8ch-best", "4ch-best", "new 8", "new 4"),
+    ("8ch-vs-2ch.jsonl", "8ch-best", "2ch-best", "new 8", "new 2"),
+    ("2ch-vs-4h-reference.jsonl", "2026-12-04-default-4h-best", "2ch-best", "old 4", "new 2"),
+    ("8ch-vs-4h-reference.jsonl", "8ch-best", "2026-12-04-default-4h-best", "new 8", "old 4"),
+    (OLD_4H_VS_2H, "default2h", "default4h", "old 2", "old 4"),
+    (opening("scratch-0.5ch-vs-scaling-0.5ch.jsonl"), "scratch-0.5ch", "scaling-0.5ch", "open 0.5", "new 0.5"),
+    (opening("scratch-1ch-vs-scaling-1ch.jsonl"), "scratch-1ch", "scaling-1ch", "open 1", "new 1"),
+    (opening("scratch-1ch-vs-scaling-1ch-reversed.jsonl"), "scratch-1ch", "scaling-1ch", "open 1", "new 1"),
+    (opening("scratch-1ch-vs-scratch-0.5ch.jsonl"), "scratch-1ch", "scratch-0.5ch", "open 1", "open 0.5"),
+    (opening("scratch-2ch-vs-scaling-2ch.jsonl"), "scratch-2ch", "2ch-best", "open 2", "new 2"),
+    (opening("scratch-2ch-vs-scratch-1ch.jsonl"), "scratch-2ch", "scratch-1ch", "open 2", "open 1"),
 ]
 # The net rated 0.
 ANCHOR = "new 0.5"
@@ -101,7 +99,7 @@ def ratings():
     rhs = [0.0] * len(nets)
     games = {net: 0 for net in nets + [ANCHOR]}
     for path, player, other, net, base in MATCHES:
-        w, d, l = tally(path, player, other)
+        w, d, l = tally(path, f"mcts:{player}:0.1s", f"mcts:{other}:0.1s")
         diff, var = elo_and_variance(w, d, l)
         games[net] += w + d + l
         games[base] += w + d + l
