@@ -15,7 +15,10 @@ use rundata::RunDir;
 fn a_run_widened_in_its_config_trains_and_gates_the_wider_net() {
     let dir = tempfile::tempdir().unwrap();
     let mut tiny = shipped_config("tiny-sparse.toml");
-    assert_eq!(tiny.net, NetConfig::Sparse(SparseConfig { accumulator: 16, hidden: 8, layers: 1 }));
+    assert_eq!(
+        tiny.net,
+        NetConfig::Sparse(SparseConfig { accumulator: 16, hidden: 8, layers: 1, buckets: 1 })
+    );
     tiny.gate.always_promote = true;
     tiny.train.warmup_steps = 0;
     tiny.train.ema_decay = 0.9;
@@ -35,7 +38,8 @@ fn a_run_widened_in_its_config_trains_and_gates_the_wider_net() {
     assert!(more.contains("an accumulator of 16, the config 32: widened"), "{more}");
     let best = run.best_checkpoint().unwrap().expect("a best net");
     let best = model::checkpoint::load(&best, None, tch::Device::Cpu).unwrap();
-    let wide = NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 8, layers: 1 });
+    let wide =
+        NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 8, layers: 1, buckets: 1 });
     assert_eq!(best.meta.config, wide, "a wider candidate was promoted");
 
     // 32 games of 60 plies at most read far more than 200 positions: the rate drops to half.
@@ -59,7 +63,8 @@ fn a_run_with_a_growth_schedule_widens_its_net_when_the_data_reaches_it() {
     let run = RunDir::existing(&run_dir).unwrap();
     let best = run.best_checkpoint().unwrap().expect("a best net");
     let best = model::checkpoint::load(&best, None, tch::Device::Cpu).unwrap();
-    let wide = NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 8, layers: 1 });
+    let wide =
+        NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 8, layers: 1, buckets: 1 });
     assert_eq!(best.meta.config, wide, "a grown candidate was promoted");
 
     // Resumed, the grown state loads as it is: no second widening.
@@ -71,13 +76,15 @@ fn a_run_with_a_growth_schedule_widens_its_net_when_the_data_reaches_it() {
 #[test]
 fn a_run_warm_started_from_a_narrower_net_begins_with_it_widened() {
     let dir = tempfile::tempdir().unwrap();
-    let narrow = NetConfig::Sparse(SparseConfig { accumulator: 16, hidden: 8, layers: 1 });
+    let narrow =
+        NetConfig::Sparse(SparseConfig { accumulator: 16, hidden: 8, layers: 1, buckets: 1 });
     tch::manual_seed(5);
     let trained = model::PolicyValueNet::new(&narrow, tch::Device::Cpu).unwrap();
     let init = dir.path().join("trained.safetensors");
     model::checkpoint::save(&init, &trained, 999, None, &model::Extras::default()).unwrap();
     let mut tiny = shipped_config("tiny-sparse.toml");
-    tiny.net = NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 8, layers: 1 });
+    tiny.net =
+        NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 8, layers: 1, buckets: 1 });
     tiny.train.init = arg(&init).into();
     let config = write_config(dir.path(), "warm.toml", &tiny);
     let run_dir = dir.path().join("run");

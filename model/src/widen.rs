@@ -59,7 +59,7 @@ mod tests {
     use tch::{Device, Kind, Tensor};
 
     fn sparse(accumulator: usize, layers: usize) -> NetConfig {
-        NetConfig::Sparse(SparseConfig { accumulator, hidden: 8, layers })
+        NetConfig::Sparse(SparseConfig { accumulator, hidden: 8, layers, buckets: 1 })
     }
 
     /// The dense features of positions from random games.

@@ -61,7 +61,9 @@ pub struct ResNetConfig {
 }
 
 /// Sizes of the sparse family: an accumulator (the sum of the active features' columns) read by
-/// the policy head, and a stack of small dense layers after it read by the value heads.
+/// the policy head, and a stack of small dense layers after it read by the value heads. With
+/// `buckets` above one the value stack (dense layers and value heads) is there once per bucket of
+/// material, and a position uses the one of its piece count (`sparsenet::features::bucket`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SparseConfig {
@@ -75,6 +77,10 @@ pub struct SparseConfig {
     /// accumulator).
     #[serde(default = "default_layers")]
     pub layers: usize,
+    /// Value stacks, one per range of piece counts (1: one stack for every position). Left out
+    /// of a checkpoint's config when 1, as every checkpoint was before there were buckets.
+    #[serde(default = "default_buckets", skip_serializing_if = "is_one")]
+    pub buckets: usize,
 }
 
 fn default_policy_channels() -> usize {
@@ -101,12 +107,21 @@ fn default_layers() -> usize {
     2
 }
 
+fn default_buckets() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
+}
+
 impl Default for SparseConfig {
     fn default() -> SparseConfig {
         SparseConfig {
             accumulator: default_accumulator(),
             hidden: default_hidden(),
             layers: default_layers(),
+            buckets: default_buckets(),
         }
     }
 }
@@ -183,6 +198,7 @@ impl NetConfig {
                 ("accumulator", c.accumulator, 1, 4096),
                 ("hidden", c.hidden, 1, 1024),
                 ("layers", c.layers, 0, 8),
+                ("buckets", c.buckets, 1, 8),
             ],
         };
         for (field, value, min, max) in checks {
@@ -205,7 +221,12 @@ impl NetConfig {
     pub fn short_name(&self) -> String {
         match self {
             NetConfig::Resnet(c) => format!("resnet {}x{}", c.blocks, c.channels),
-            NetConfig::Sparse(c) => format!("sparse {}-{}x{}", c.accumulator, c.hidden, c.layers),
+            NetConfig::Sparse(c) if c.buckets == 1 => {
+                format!("sparse {}-{}x{}", c.accumulator, c.hidden, c.layers)
+            }
+            NetConfig::Sparse(c) => {
+                format!("sparse {}-{}x{}x{}b", c.accumulator, c.hidden, c.layers, c.buckets)
+            }
         }
     }
 }
@@ -243,6 +264,16 @@ mod tests {
     }
 
     #[test]
+    fn one_bucket_is_left_out_of_the_json_and_more_are_kept() {
+        let one = NetConfig::sparse();
+        assert!(!one.to_json().contains("buckets"), "{}", one.to_json());
+        let four = parse(r#"{"kind":"sparse","buckets":4}"#).unwrap();
+        assert_eq!(four, NetConfig::Sparse(SparseConfig { buckets: 4, ..Default::default() }));
+        assert_eq!(parse(&four.to_json()).unwrap(), four);
+        assert_eq!(four.short_name(), "sparse 128-32x2x4b");
+    }
+
+    #[test]
     fn a_toml_net_section_reads_both_families() {
         let resnet: NetConfig = toml::from_str("blocks = 2\nchannels = 16\n").unwrap();
         assert_eq!(resnet, NetConfig::new(2, 16));
@@ -262,6 +293,10 @@ mod tests {
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("layers"), "{err}");
+        let err = NetConfig::Sparse(SparseConfig { buckets: 0, ..Default::default() })
+            .validate()
+            .unwrap_err();
+        assert!(err.to_string().contains("buckets"), "{err}");
         assert!(NetConfig::new(4, 32).validate().is_ok());
         assert!(NetConfig::sparse().validate().is_ok());
     }

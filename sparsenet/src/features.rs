@@ -29,6 +29,24 @@ pub const NO_PROGRESS_BUCKET_PLIES: u16 = 10;
 /// Buckets of the no-progress feature (the last one holds every count from 80 plies on).
 pub const NO_PROGRESS_BUCKETS: usize = 9;
 
+/// First feature that is not a piece on the board: 4 groups of 32 squares come first.
+pub const PIECE_FEATURES: usize = 128;
+
+/// Pieces on a board of a real game at most.
+pub const MAX_PIECES: usize = 24;
+
+/// The pieces on the board in an ascending set of active features (those below
+/// [`PIECE_FEATURES`]; mid-capture, the jumped pieces are still on the board).
+pub fn piece_count(active: &[u16]) -> usize {
+    active.partition_point(|&f| usize::from(f) < PIECE_FEATURES)
+}
+
+/// Which of `buckets` value stacks a position of `pieces` pieces uses: equal ranges of the piece
+/// count, `min(pieces, 24) * buckets / 25` (with four buckets: 0-6, 7-12, 13-18 and 19-24 pieces).
+pub fn bucket(pieces: usize, buckets: usize) -> usize {
+    pieces.min(MAX_PIECES) * buckets / (MAX_PIECES + 1)
+}
+
 /// Each group of features: name, first index, count and meaning.
 pub const GROUPS: [(&str, usize, usize, &str); 9] = [
     ("own_men", 0, 32, "a man of the side to move on square s"),
@@ -160,6 +178,22 @@ mod tests {
         assert_eq!(active(&a), active(&b));
         let counters: Vec<u16> = active(&a).into_iter().filter(|&f| f >= 192).collect();
         assert_eq!(counters, [195, 201, 202]);
+    }
+
+    #[test]
+    fn buckets_split_the_piece_counts_evenly() {
+        let of = |buckets| (0..=30).map(|p| bucket(p, buckets)).collect::<Vec<_>>();
+        assert!(of(1).iter().all(|&b| b == 0));
+        let four = of(4);
+        for (pieces, expected) in
+            [(0, 0), (6, 0), (7, 1), (12, 1), (13, 2), (18, 2), (19, 3), (24, 3)]
+        {
+            assert_eq!(four[pieces], expected, "{pieces} pieces");
+        }
+        assert_eq!(four[30], 3, "a board of text with more pieces uses the last bucket");
+        assert_eq!(*of(8).iter().max().unwrap(), 7);
+        let f = active(&observe(Position::start()));
+        assert_eq!(piece_count(&f), 24);
     }
 
     #[test]

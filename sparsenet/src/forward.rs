@@ -5,13 +5,15 @@
 //!
 //! ```text
 //! a = crelu(accumulator.bias + sum of columns[f] for each active feature f)     [A]
-//! h = a; for each hidden layer: h = crelu(W h + b)                              [H]
+//! k = bucket(pieces on the board)             (the value stack of its material)
+//! h = a; for each of stack k's hidden layers: h = crelu(W h + b)               [H]
 //! policy logits = policy.W a + policy.b   (only the rows asked for)             [128]
-//! wdl logits = wdl.W h + wdl.b [3];  moves_left = moves_left.W h + b [1]
+//! wdl logits = wdl_k.W h + wdl_k.b [3];  moves_left = moves_left_k.W h + b [1]
 //! crelu(x) = min(max(x, 0), 1)
 //! ```
 
-use crate::weights::{Dense, SparseWeights, POLICY_SIZE};
+use crate::features::{bucket, piece_count};
+use crate::weights::{Dense, SparseWeights, ValueStack, POLICY_SIZE};
 
 /// Buffers of one forward pass, kept across positions (no allocation per position).
 #[derive(Clone, Debug, Default)]
@@ -82,8 +84,13 @@ fn apply(layer: &Dense, x: &[f32], out: &mut Vec<f32>) {
 }
 
 impl SparseWeights {
-    /// Fills the accumulator of `scratch` for the `active` features and runs the value heads.
-    /// Afterwards [`SparseWeights::policy_logits`] reads the same accumulator.
+    /// The value stack of a position with the (ascending) `active` features.
+    pub fn stack(&self, active: &[u16]) -> &ValueStack {
+        &self.stacks[bucket(piece_count(active), self.stacks.len())]
+    }
+
+    /// Fills the accumulator of `scratch` for the `active` features (ascending) and runs the
+    /// value heads. Afterwards [`SparseWeights::policy_logits`] reads the same accumulator.
     pub fn forward(&self, active: &[u16], scratch: &mut Scratch) -> ValueOutput {
         let a = self.config.accumulator;
         let acc = &mut scratch.accumulator;
@@ -96,16 +103,18 @@ impl SparseWeights {
             }
         }
         crelu(acc);
+        let stack = self.stack(active);
         let (acc, ping, pong) = (&scratch.accumulator, &mut scratch.ping, &mut scratch.pong);
-        for (i, layer) in self.hidden.iter().enumerate() {
+        for (i, layer) in stack.hidden.iter().enumerate() {
             apply(layer, if i == 0 { acc } else { ping }, pong);
             crelu(pong);
             std::mem::swap(ping, pong);
         }
-        let input: &[f32] = if self.hidden.is_empty() { acc } else { ping };
+        let input: &[f32] = if stack.hidden.is_empty() { acc } else { ping };
+        let (wdl, moves_left) = (&stack.wdl, &stack.moves_left);
         ValueOutput {
-            wdl_logits: std::array::from_fn(|o| self.wdl.bias[o] + dot(self.wdl.row(o), input)),
-            moves_left: self.moves_left.bias[0] + dot(self.moves_left.row(0), input),
+            wdl_logits: std::array::from_fn(|o| wdl.bias[o] + dot(wdl.row(o), input)),
+            moves_left: moves_left.bias[0] + dot(moves_left.row(0), input),
         }
     }
 

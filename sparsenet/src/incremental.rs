@@ -200,7 +200,9 @@ impl LeafEvaluator for IncrementalNet {
     fn value(&mut self, observation: &Observation) -> f32 {
         let counters = features::counters(observation);
         let pieces = self.accumulator(observation.position.side_to_move());
-        let logits = self.net.wdl_logits(&self.stack[pieces], &counters, &mut self.scratch);
+        let material = observation.position.occupied().count() as usize;
+        let logits =
+            self.net.wdl_logits(&self.stack[pieces], &counters, material, &mut self.scratch);
         let [win, _, loss] = wdl_of_logits(logits);
         win - loss
     }

@@ -10,13 +10,19 @@
 //! wdl      = (W h + B) / (Q · 2^shift)                                  (f32 logits)
 //! ```
 //!
+//! The hidden layers and the WDL layer are those of the position's bucket of material (one
+//! stack per bucket, [`crate::features::bucket`]).
+//!
+//! ```text
+//! ```
+//!
 //! The accumulator of the pieces is kept up to date by the caller ([`crate::incremental`]); the
 //! counters (no-progress bucket, repetitions) are added when a position is evaluated. Its value
 //! stays within [`VALUE_ERROR_BOUND`] of the f32 forward pass's (the tests check it on the
 //! positions of random games). The policy head stays in f32 and reads the pieces' accumulator
 //! alone, for ordering a search's moves; the moves-left head is not part of this net.
 
-use crate::features::FEATURES;
+use crate::features::{bucket, FEATURES, MAX_PIECES, PIECE_FEATURES};
 use crate::forward::dot;
 use crate::weights::{Dense, SparseWeights};
 
@@ -24,15 +30,8 @@ use crate::weights::{Dense, SparseWeights};
 /// real games (a value is in -1..=1; checked by the tests on random games).
 pub const VALUE_ERROR_BOUND: f32 = 0.01;
 
-/// Pieces on the board at most: the accumulator's range must hold the bias, this many piece
-/// columns and the counters' columns.
-const MAX_PIECES: usize = 24;
-
 /// Features that are not pieces (the no-progress buckets and the repetitions) at most on at once.
 const MAX_COUNTERS: usize = 3;
-
-/// First feature that is not a piece on the board: 4 groups of 32 squares come first.
-pub const PIECE_FEATURES: usize = 128;
 
 /// Largest shift of the accumulator's scale: 2^10 steps per unit is far finer than the net needs.
 const MAX_ACC_SHIFT: u32 = 10;
@@ -162,6 +161,13 @@ impl IntDense {
     }
 }
 
+/// One bucket's value path in integers: its hidden layers, then its WDL layer.
+#[derive(Clone, Debug)]
+pub(crate) struct IntStack {
+    pub(crate) hidden: Vec<IntDense>,
+    pub(crate) wdl: IntDense,
+}
+
 /// The value path of a sparse net in integers (see the module's header).
 #[derive(Clone, Debug)]
 pub struct QuantisedNet {
@@ -171,8 +177,8 @@ pub struct QuantisedNet {
     /// The accumulator's bias, `[A]`.
     bias: Vec<i16>,
     pub(crate) acc_shift: u32,
-    pub(crate) hidden: Vec<IntDense>,
-    pub(crate) wdl: IntDense,
+    /// The value stacks, one per bucket of material.
+    pub(crate) stacks: Vec<IntStack>,
     /// The policy head, in f32.
     policy: Dense,
     /// Whether this CPU has AVX2 (the layers are then compiled for it).
@@ -223,8 +229,14 @@ impl QuantisedNet {
             columns: quantise(&weights.columns),
             bias: quantise(&weights.accumulator_bias),
             acc_shift,
-            hidden: weights.hidden.iter().map(|l| IntDense::new(l, acc_shift)).collect(),
-            wdl: IntDense::new(&weights.wdl, acc_shift),
+            stacks: weights
+                .stacks
+                .iter()
+                .map(|stack| IntStack {
+                    hidden: stack.hidden.iter().map(|l| IntDense::new(l, acc_shift)).collect(),
+                    wdl: IntDense::new(&stack.wdl, acc_shift),
+                })
+                .collect(),
             policy: weights.policy.clone(),
             avx2: has_avx2(),
         }
@@ -304,15 +316,19 @@ impl QuantisedNet {
         }
     }
 
-    /// The WDL logits of a position whose accumulator of pieces (bias included) is `pieces`,
-    /// with its counter features `counters` (indices from [`PIECE_FEATURES`] on) still to add.
+    /// The WDL logits of a position of `material` pieces on the board whose accumulator of
+    /// pieces (bias included) is `pieces`, with its counter features `counters` (indices from
+    /// [`PIECE_FEATURES`] on) still to add.
     pub fn wdl_logits(
         &self,
         pieces: &[i16],
         counters: &[u16],
+        material: usize,
         scratch: &mut IntScratch,
     ) -> [f32; 3] {
-        let width = self.accumulator.max(self.hidden.first().map_or(0, |l| l.outputs));
+        let hidden = self.stacks[0].hidden.first();
+        let width = self.accumulator.max(hidden.map_or(0, |l| l.outputs));
+        let stack = &self.stacks[bucket(material, self.stacks.len())];
         if scratch.sums.len() < width {
             scratch.acc.resize(self.accumulator, 0);
             scratch.ping.resize(width, 0);
@@ -322,9 +338,9 @@ impl QuantisedNet {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: `avx2` is set only where the CPU has AVX2.
-            return unsafe { self.wdl_logits_avx2(pieces, counters, scratch) };
+            return unsafe { self.wdl_logits_avx2(pieces, counters, stack, scratch) };
         }
-        self.wdl_logits_lanes::<false>(pieces, counters, scratch)
+        self.wdl_logits_lanes::<false>(pieces, counters, stack, scratch)
     }
 
     /// The policy logits of the step indices `indices` (each in 0..128) of a position whose
@@ -357,9 +373,10 @@ impl QuantisedNet {
         &self,
         pieces: &[i16],
         counters: &[u16],
+        stack: &IntStack,
         scratch: &mut IntScratch,
     ) -> [f32; 3] {
-        self.wdl_logits_lanes::<true>(pieces, counters, scratch)
+        self.wdl_logits_lanes::<true>(pieces, counters, stack, scratch)
     }
 
     /// The evaluation, written for the compiler to vectorise (the scratch buffers are sized).
@@ -368,6 +385,7 @@ impl QuantisedNet {
         &self,
         pieces: &[i16],
         counters: &[u16],
+        stack: &IntStack,
         scratch: &mut IntScratch,
     ) -> [f32; 3] {
         let q = 1i16 << self.acc_shift;
@@ -384,16 +402,16 @@ impl QuantisedNet {
         let (acc, ping, pong, sums) =
             (&scratch.acc, &mut scratch.ping, &mut scratch.pong, &mut scratch.sums);
         let mut width = self.accumulator;
-        for (i, layer) in self.hidden.iter().enumerate() {
+        for (i, layer) in stack.hidden.iter().enumerate() {
             let input = if i == 0 { &acc[..width] } else { &ping[..width] };
             layer.hidden::<AVX2>(input, q, sums, pong);
             std::mem::swap(ping, pong);
             width = layer.outputs;
         }
-        let input: &[i16] = if self.hidden.is_empty() { acc } else { &ping[..width] };
+        let input: &[i16] = if stack.hidden.is_empty() { acc } else { &ping[..width] };
         let mut logits = [0i32; 3];
-        self.wdl.affine::<AVX2>(input, &mut logits);
-        let unit = 1.0 / ((1i64 << self.acc_shift) as f32 * (1i64 << self.wdl.shift) as f32);
+        stack.wdl.affine::<AVX2>(input, &mut logits);
+        let unit = 1.0 / ((1i64 << self.acc_shift) as f32 * (1i64 << stack.wdl.shift) as f32);
         logits.map(|l| l as f32 * unit)
     }
 }
@@ -439,10 +457,12 @@ mod tests {
                 }
             }
             let counters = [192 + rng.below(9) as u16];
-            let expected = net.wdl_logits(&pieces, &counters, &mut dispatched);
+            let expected = net.wdl_logits(&pieces, &counters, 24, &mut dispatched);
             // Sizes the scratch as `wdl_logits` does, then runs the portable layers.
-            let _ = net.wdl_logits(&pieces, &counters, &mut portable);
-            assert_eq!(net.wdl_logits_lanes::<false>(&pieces, &counters, &mut portable), expected);
+            let _ = net.wdl_logits(&pieces, &counters, 24, &mut portable);
+            let portable =
+                net.wdl_logits_lanes::<false>(&pieces, &counters, &net.stacks[0], &mut portable);
+            assert_eq!(portable, expected);
         }
     }
 

@@ -8,10 +8,11 @@
 //! features         u32      203
 //! accumulator      u32      A
 //! acc_shift        u32      the accumulator's scale is Q = 2^acc_shift
-//! layers           u32      hidden layers L, then the WDL layer: L + 1 dense layers follow
+//! layers           u32      hidden layers L, then the WDL layer: L + 1 dense layers a stack
+//! buckets          u32      K value stacks (only in "CZQNET02": a net of one stack is "CZQNET01")
 //! columns          i16      [features][A]   feature f's column at f·A
 //! bias             i16      [A]
-//! each dense layer:
+//! each dense layer, stack by stack (bucket 0's L + 1 layers first):
 //!   inputs, outputs, shift  u32 each
 //!   weights        i16      [outputs][inputs], row-major, in units of 2^-shift
 //!   bias           i32      [outputs], in units of 2^-(acc_shift + shift)
@@ -21,23 +22,33 @@
 use crate::features::FEATURES;
 use crate::quantised::{IntDense, QuantisedNet};
 
-/// The file's first eight bytes.
+/// The first eight bytes of the file of a net with one value stack.
 pub const MAGIC: &[u8; 8] = b"CZQNET01";
+
+/// The first eight bytes of the file of a net with a value stack per bucket of material.
+pub const MAGIC_BUCKETS: &[u8; 8] = b"CZQNET02";
 
 /// The file's bytes for `net`.
 pub fn to_bytes(net: &QuantisedNet) -> Vec<u8> {
     let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
+    let buckets = net.stacks.len();
+    out.extend_from_slice(if buckets == 1 { MAGIC } else { MAGIC_BUCKETS });
     let u32s = |out: &mut Vec<u8>, values: &[usize]| {
         for &v in values {
             out.extend_from_slice(&u32::try_from(v).expect("sizes fit in u32").to_le_bytes());
         }
     };
-    u32s(&mut out, &[FEATURES, net.accumulator(), net.acc_shift as usize, net.hidden.len()]);
+    let layers = net.stacks[0].hidden.len();
+    u32s(&mut out, &[FEATURES, net.accumulator(), net.acc_shift as usize, layers]);
+    if buckets > 1 {
+        u32s(&mut out, &[buckets]);
+    }
     out.extend(net.columns.iter().flat_map(|x| x.to_le_bytes()));
     out.extend(net.bias().iter().flat_map(|x| x.to_le_bytes()));
-    for layer in net.hidden.iter().chain(std::iter::once(&net.wdl)) {
-        write_layer(&mut out, layer, &u32s);
+    for stack in &net.stacks {
+        for layer in stack.hidden.iter().chain(std::iter::once(&stack.wdl)) {
+            write_layer(&mut out, layer, &u32s);
+        }
     }
     let crc = crc32fast::hash(&out);
     out.extend_from_slice(&crc.to_le_bytes());

@@ -11,6 +11,11 @@
 //! wdl.weight         [3, V]    wdl.bias         [3]       V = H, or A when layers = 0
 //! moves_left.weight  [1, V]    moves_left.bias  [1]
 //! ```
+//!
+//! With `buckets` = K above one, the value stack (`hidden.*`, `wdl`, `moves_left`) is there K
+//! times, stacked along the outputs: `hidden.{i}.weight` is `[K·H, in]`, `wdl.weight` `[K·3, V]`,
+//! `moves_left.weight` `[K, V]`, bucket b's rows at `b·outputs..`; bucket b's layer i reads bucket
+//! b's layer i - 1 (the first reads the shared accumulator).
 
 use crate::features::FEATURES;
 use crate::NativeError;
@@ -41,6 +46,32 @@ impl Dense {
     pub fn row(&self, o: usize) -> &[f32] {
         &self.weight[o * self.inputs..(o + 1) * self.inputs]
     }
+
+    /// The layer cut into `parts` layers of equal outputs, in order (rows `p·n..(p+1)·n` each).
+    fn split(&self, parts: usize) -> Vec<Dense> {
+        let outputs = self.outputs / parts;
+        (0..parts)
+            .map(|p| Dense {
+                inputs: self.inputs,
+                outputs,
+                weight: self.weight[p * outputs * self.inputs..(p + 1) * outputs * self.inputs]
+                    .to_vec(),
+                bias: self.bias[p * outputs..(p + 1) * outputs].to_vec(),
+            })
+            .collect()
+    }
+}
+
+/// The value path of one bucket of material: the dense layers after the accumulator and the
+/// value heads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueStack {
+    /// The dense layers after the accumulator.
+    pub hidden: Vec<Dense>,
+    /// WDL head, `[3, V]`.
+    pub wdl: Dense,
+    /// Moves-left head, `[1, V]`.
+    pub moves_left: Dense,
 }
 
 /// Every weight of a sparse net.
@@ -52,19 +83,15 @@ pub struct SparseWeights {
     pub columns: Vec<f32>,
     /// The accumulator's bias, `[A]`.
     pub accumulator_bias: Vec<f32>,
-    /// The dense layers after the accumulator.
-    pub hidden: Vec<Dense>,
     /// Policy head over the accumulator, `[128, A]`.
     pub policy: Dense,
-    /// WDL head, `[3, V]`.
-    pub wdl: Dense,
-    /// Moves-left head, `[1, V]`.
-    pub moves_left: Dense,
+    /// The value stacks, one per bucket of material ([`crate::features::bucket`]).
+    pub stacks: Vec<ValueStack>,
 }
 
 /// The names of the net's variables and their shapes, for `config`, in the order above.
 pub fn variables(config: &SparseConfig) -> Vec<(String, Vec<usize>)> {
-    let (a, h) = (config.accumulator, config.hidden);
+    let (a, h, k) = (config.accumulator, config.hidden, config.buckets);
     let v = if config.layers == 0 { a } else { h };
     let mut out = vec![
         ("accumulator.weight".to_string(), vec![a, FEATURES]),
@@ -72,10 +99,11 @@ pub fn variables(config: &SparseConfig) -> Vec<(String, Vec<usize>)> {
     ];
     for i in 0..config.layers {
         let inputs = if i == 0 { a } else { h };
-        out.push((format!("hidden.{i}.weight"), vec![h, inputs]));
-        out.push((format!("hidden.{i}.bias"), vec![h]));
+        out.push((format!("hidden.{i}.weight"), vec![k * h, inputs]));
+        out.push((format!("hidden.{i}.bias"), vec![k * h]));
     }
-    for (name, outputs, inputs) in [("policy", POLICY_SIZE, a), ("wdl", 3, v), ("moves_left", 1, v)]
+    for (name, outputs, inputs) in
+        [("policy", POLICY_SIZE, a), ("wdl", k * 3, v), ("moves_left", k, v)]
     {
         out.push((format!("{name}.weight"), vec![outputs, inputs]));
         out.push((format!("{name}.bias"), vec![outputs]));
@@ -140,15 +168,23 @@ impl SparseWeights {
                 columns[f * a + row] = w;
             }
         }
+        let k = config.buckets;
+        let hidden: Vec<Vec<Dense>> = (0..config.layers)
+            .map(|i| dense(&format!("hidden.{i}")).map(|layer| layer.split(k)))
+            .collect::<Result<_, _>>()?;
+        let (wdl, moves_left) = (dense("wdl")?.split(k), dense("moves_left")?.split(k));
+        let stacks = (0..k)
+            .map(|b| ValueStack {
+                hidden: hidden.iter().map(|layer| layer[b].clone()).collect(),
+                wdl: wdl[b].clone(),
+                moves_left: moves_left[b].clone(),
+            })
+            .collect();
         Ok(SparseWeights {
             columns,
             accumulator_bias: tensor("accumulator.bias")?,
-            hidden: (0..config.layers)
-                .map(|i| dense(&format!("hidden.{i}")))
-                .collect::<Result<_, _>>()?,
             policy: dense("policy")?,
-            wdl: dense("wdl")?,
-            moves_left: dense("moves_left")?,
+            stacks,
             config,
         })
     }

@@ -31,6 +31,11 @@ else:
 np.ascontiguousarray(y, dtype=np.float32).tofile(out)
 "#;
 
+/// A sparse net with a value stack per bucket of material.
+fn bucketed() -> NetConfig {
+    NetConfig::Sparse(model::SparseConfig { buckets: 4, ..Default::default() })
+}
+
 /// A saved checkpoint of a warmed net in `dir`.
 fn checkpoint(dir: &Path) -> PathBuf {
     checkpoint_of(dir, &small_config())
@@ -52,7 +57,24 @@ fn check_in_python(format: ExportFormat, file: &str, config: &NetConfig) {
     let out = dir.path().join(file);
     export(&ckpt, format, &out).unwrap();
     let input = Input::of(config);
-    let xs = input.encode_batch(&random_observations(37, 99));
+    let obs = random_observations(37, 99);
+    if let NetConfig::Sparse(sparse) = config {
+        let buckets: std::collections::BTreeSet<usize> = obs
+            .iter()
+            .map(|o| {
+                let active = sparsenet::features::active(o);
+                sparsenet::features::bucket(
+                    sparsenet::features::piece_count(&active),
+                    sparse.buckets,
+                )
+            })
+            .collect();
+        // Random games rarely reach six pieces: three of four buckets are met here (all four
+        // in `sparse::the_native_forward_equals_the_tch_net_on_the_same_checkpoint`).
+        let met = buckets.len();
+        assert!(met >= sparse.buckets.min(3), "positions of {met} buckets: {buckets:?}");
+    }
+    let xs = input.encode_batch(&obs);
     let dims: Vec<String> = input.dims().iter().map(i64::to_string).collect();
     let input: Vec<f32> = Vec::try_from(xs.flatten(0, -1)).unwrap();
     let input_file = dir.path().join("input.f32");
@@ -83,21 +105,25 @@ fn check_in_python(format: ExportFormat, file: &str, config: &NetConfig) {
 fn torchscript_export_runs_in_python_torch() {
     check_in_python(ExportFormat::TorchScript, "net.pt", &small_config());
     check_in_python(ExportFormat::TorchScript, "net.pt", &NetConfig::sparse());
+    check_in_python(ExportFormat::TorchScript, "net.pt", &bucketed());
 }
 
 #[test]
 fn torchscript_export_runs_in_libtorch_at_any_batch_size() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = checkpoint(dir.path());
-    let out = dir.path().join("net.pt");
-    export(&ckpt, ExportFormat::TorchScript, &out).unwrap();
-    let module = tch::CModule::load(&out).unwrap();
-    let net = load(&ckpt, None, Device::Cpu).unwrap().net;
-    for batch in [1, 5, 64] {
-        let (_, xs) = positions(batch);
-        let theirs = tch::no_grad(|| module.forward_ts(&[&xs])).unwrap();
-        let diff = max_abs_diff(&forward(&net, &xs), &theirs);
-        assert!(diff < 1e-5, "batch {batch}: max abs difference {diff}");
+    for config in [small_config(), bucketed()] {
+        let dir = tempfile::tempdir().unwrap();
+        let ckpt = checkpoint_of(dir.path(), &config);
+        let out = dir.path().join("net.pt");
+        export(&ckpt, ExportFormat::TorchScript, &out).unwrap();
+        let module = tch::CModule::load(&out).unwrap();
+        let net = load(&ckpt, None, Device::Cpu).unwrap().net;
+        for batch in [1, 5, 64] {
+            let xs = Input::of(&config).encode_batch(&random_observations(batch, 99));
+            let theirs = tch::no_grad(|| module.forward_ts(&[&xs])).unwrap();
+            let diff = max_abs_diff(&forward(&net, &xs), &theirs);
+            let name = config.short_name();
+            assert!(diff < 1e-5, "{name}, batch {batch}: max abs difference {diff}");
+        }
     }
 }
 
@@ -105,6 +131,7 @@ fn torchscript_export_runs_in_libtorch_at_any_batch_size() {
 fn onnx_export_runs_in_onnxruntime() {
     check_in_python(ExportFormat::Onnx, "net.onnx", &small_config());
     check_in_python(ExportFormat::Onnx, "net.onnx", &NetConfig::sparse());
+    check_in_python(ExportFormat::Onnx, "net.onnx", &bucketed());
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 use crate::helpers::{arg, python, succeed};
 use draughts::{DrawRules, Game, Position};
+use model::{Extras, NetConfig, PolicyValueNet, SparseConfig};
 use sparsenet::{features, IncrementalNet, QuantisedNet, SparseWeights};
 use std::path::Path;
 use std::process::Command;
@@ -11,21 +12,38 @@ use support::SplitMix64;
 
 #[test]
 fn the_quantised_export_evaluates_as_the_native_engine_in_the_reference_reader() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    read_back_in_the_reference_reader(&root.join("nets/default.safetensors"), 80);
+}
+
+#[test]
+fn a_quantised_net_with_buckets_of_material_evaluates_as_the_native_engine_in_the_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = NetConfig::Sparse(SparseConfig { buckets: 4, ..Default::default() });
+    tch::manual_seed(3);
+    let net = PolicyValueNet::new(&config, tch::Device::Cpu).unwrap();
+    let path = dir.path().join("buckets.safetensors");
+    model::checkpoint::save(&path, &net, 1, None, &Extras::default()).unwrap();
+    read_back_in_the_reference_reader(&path, 200);
+}
+
+/// Exports `net` as a quantised file, and has the reference reader evaluate 40 positions of
+/// random games of up to `plies` plies: its values must be the native integer net's.
+fn read_back_in_the_reference_reader(net: &Path, plies: u64) {
     let dir = tempfile::tempdir().unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let net = root.join("nets/default.safetensors");
     let out = dir.path().join("default.czq");
-    succeed(&["export", arg(&net), "--format", "quantised", "--out", arg(&out)]);
+    succeed(&["export", arg(net), "--format", "quantised", "--out", arg(&out)]);
     assert!(dir.path().join("default.czq.json").exists(), "the description beside it");
 
     // Positions of random games, their features and the native integer net's values.
-    let weights = SparseWeights::load(&net).unwrap().0;
+    let weights = SparseWeights::load(net).unwrap().0;
     let mut native = IncrementalNet::new(Arc::new(QuantisedNet::new(&weights)));
     let mut rng = SplitMix64::new(21);
     let (mut actives, mut values) = (Vec::new(), Vec::new());
     while actives.len() < 40 {
         let mut game = Game::new(Position::start(), DrawRules::default());
-        for _ in 0..rng.below(80) {
+        for _ in 0..rng.below(plies) {
             let moves = game.position().legal_moves();
             if moves.is_empty() {
                 break;

@@ -17,7 +17,7 @@ import zlib
 def read(path):
     data = open(path, "rb").read()
     body, (crc,) = data[:-4], struct.unpack("<I", data[-4:])
-    if data[:8] != b"CZQNET01":
+    if data[:8] not in (b"CZQNET01", b"CZQNET02"):
         sys.exit(f"{path}: not a quantised checkers-zero net")
     if zlib.crc32(body) != crc:
         sys.exit(f"{path}: CRC32 mismatch")
@@ -31,21 +31,27 @@ def read(path):
         return list(values)
 
     features, acc, acc_shift, layers = take("I", 4)
+    buckets = take("I", 1)[0] if data[:8] == b"CZQNET02" else 1
     columns = take("h", features * acc)
     bias = take("h", acc)
-    dense = []
-    for _ in range(layers + 1):
-        inputs, outputs, shift = take("I", 3)
-        weights = take("h", inputs * outputs)
-        layer_bias = take("i", outputs)
-        dense.append((inputs, outputs, shift, weights, layer_bias))
+    stacks = []
+    for _ in range(buckets):
+        dense = []
+        for _ in range(layers + 1):
+            inputs, outputs, shift = take("I", 3)
+            weights = take("h", inputs * outputs)
+            layer_bias = take("i", outputs)
+            dense.append((inputs, outputs, shift, weights, layer_bias))
+        stacks.append(dense)
     if at != len(body):
         sys.exit(f"{path}: {len(body) - at} bytes left over")
-    return features, acc, acc_shift, columns, bias, dense
+    return features, acc, acc_shift, columns, bias, stacks
 
 
 def value(net, active):
-    features, acc, acc_shift, columns, bias, dense = net
+    features, acc, acc_shift, columns, bias, stacks = net
+    pieces = sum(1 for f in active if f < 128)
+    dense = stacks[min(pieces, 24) * len(stacks) // 25]
     q = 1 << acc_shift
     x = list(bias)
     for f in active:

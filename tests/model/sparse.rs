@@ -45,11 +45,16 @@ fn native_outputs(path: &Path, obs: &[Observation]) -> Tensor {
     Tensor::from_slice(&rows).view([obs.len() as i64, -1])
 }
 
-fn configs() -> [NetConfig; 3] {
+fn configs() -> [NetConfig; 5] {
+    let sparse = |accumulator, hidden, layers, buckets| {
+        NetConfig::Sparse(SparseConfig { accumulator, hidden, layers, buckets })
+    };
     [
         NetConfig::sparse(),
-        NetConfig::Sparse(SparseConfig { accumulator: 48, hidden: 16, layers: 0 }),
-        NetConfig::Sparse(SparseConfig { accumulator: 33, hidden: 7, layers: 3 }),
+        sparse(48, 16, 0, 1),
+        sparse(33, 7, 3, 1),
+        sparse(48, 16, 0, 4),
+        sparse(33, 7, 3, 3),
     ]
 }
 
@@ -58,6 +63,11 @@ fn the_native_forward_equals_the_tch_net_on_the_same_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let obs = random_observations(300, 17);
     assert!(obs.iter().any(|o| o.moving_piece.is_some()), "mid-capture positions included");
+    let buckets: std::collections::BTreeSet<usize> = obs
+        .iter()
+        .map(|o| features::bucket(features::piece_count(&features::active(o)), 4))
+        .collect();
+    assert_eq!(buckets.len(), 4, "positions of every bucket of four: {buckets:?}");
     for config in configs() {
         let net = spread_net(&config);
         let path = save(&net, dir.path(), "net.safetensors");
@@ -92,7 +102,8 @@ fn a_widened_checkpoint_computes_the_same_outputs_natively_and_in_tch() {
     let obs = random_observations(300, 19);
     for layers in [0, 2] {
         tch::manual_seed(6);
-        let config = NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 16, layers });
+        let config =
+            NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 16, layers, buckets: 1 });
         let narrow = save(
             &PolicyValueNet::new(&config, Device::Cpu).unwrap(),
             dir.path(),
@@ -105,7 +116,7 @@ fn a_widened_checkpoint_computes_the_same_outputs_natively_and_in_tch() {
         let (before, after) = (load(&narrow), load(&wide));
         assert_eq!(
             after.meta.config,
-            NetConfig::Sparse(SparseConfig { accumulator: 96, hidden: 16, layers })
+            NetConfig::Sparse(SparseConfig { accumulator: 96, hidden: 16, layers, buckets: 1 })
         );
         assert_eq!(
             (after.meta.step, after.meta.parent.as_deref()),

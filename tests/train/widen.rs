@@ -13,7 +13,7 @@ use tch::Kind;
 use train::state::state_path;
 
 fn sparse(accumulator: usize) -> NetConfig {
-    NetConfig::Sparse(SparseConfig { accumulator, hidden: 8, layers: 1 })
+    NetConfig::Sparse(SparseConfig { accumulator, hidden: 8, layers: 1, buckets: 1 })
 }
 
 #[test]

@@ -200,7 +200,7 @@ mod tests {
     use model::SparseConfig;
 
     fn sparse() -> NetConfig {
-        NetConfig::Sparse(SparseConfig { accumulator: 8, hidden: 4, layers: 1 })
+        NetConfig::Sparse(SparseConfig { accumulator: 8, hidden: 4, layers: 1, buckets: 1 })
     }
 
     fn config(soft: f32, reply: f32) -> TrainConfig {

@@ -119,7 +119,8 @@ mod tests {
 
     fn tiny_net(seed: i64) -> PolicyValueNet {
         tch::manual_seed(seed);
-        let config = NetConfig::Sparse(SparseConfig { accumulator: 8, hidden: 4, layers: 1 });
+        let config =
+            NetConfig::Sparse(SparseConfig { accumulator: 8, hidden: 4, layers: 1, buckets: 1 });
         PolicyValueNet::new(&config, Device::Cpu).unwrap()
     }
 

@@ -53,6 +53,14 @@ fn features_input() -> Value {
     })
 }
 
+/// The value stacks of a sparse net (1 for a ResNet).
+fn buckets(meta: &CheckpointMeta) -> usize {
+    match &meta.config {
+        NetConfig::Sparse(sparse) => sparse.buckets,
+        NetConfig::Resnet(_) => 1,
+    }
+}
+
 /// The description of a net exported as `format` into the file named `file`.
 pub(crate) fn description(meta: &CheckpointMeta, format: ExportFormat, file: &str) -> Value {
     let (network, input) = match meta.config {
@@ -75,9 +83,9 @@ pub(crate) fn description(meta: &CheckpointMeta, format: ExportFormat, file: &st
         "family": meta.config.family().to_string(),
         "network": network,
         "quantised": (format == ExportFormat::Quantised).then(|| json!({
-            "magic": "CZQNET01",
-            "layout": "little-endian: magic, 4 u32 (features, accumulator, acc_shift, layers), i16 columns [features][accumulator], i16 bias, then each dense layer (hidden ones, then WDL): u32 inputs, outputs, shift, i16 weights [outputs][inputs], i32 bias; u32 CRC32 of all before (docs/export.md)",
-            "evaluation": "x = clamp(bias + columns of the active features, 0, 2^acc_shift); hidden: clamp((b + W x) >> shift, 0, 2^acc_shift); wdl logits = (b + W x) / 2^(acc_shift + shift)",
+            "magic": if buckets(meta) == 1 { "CZQNET01" } else { "CZQNET02" },
+            "layout": "little-endian: magic, 4 u32 (features, accumulator, acc_shift, layers), in CZQNET02 a u32 buckets K, i16 columns [features][accumulator], i16 bias, then K stacks (bucket 0's first) of the dense layers (hidden ones, then WDL): u32 inputs, outputs, shift, i16 weights [outputs][inputs], i32 bias; u32 CRC32 of all before (docs/export.md)",
+            "evaluation": "x = clamp(bias + columns of the active features, 0, 2^acc_shift); stack = floor(min(pieces on the board, 24) * K / 25); its hidden layers: clamp((b + W x) >> shift, 0, 2^acc_shift); its wdl logits = (b + W x) / 2^(acc_shift + shift)",
         })),
         "input": input,
         "policy_index": {

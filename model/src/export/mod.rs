@@ -30,7 +30,10 @@ engine adds accumulator.weight's columns of the active features to accumulator.b
 policy = policy(a) -> 128 (an engine needs only the legal steps' rows); \
 h = a; for i in 0..layers: h = crelu(hidden.{i}(h)); wdl = wdl(h) -> 3; moves_left = moves_left(h) -> 1; \
 output = concat(policy, wdl, moves_left). crelu(x) = min(max(x, 0), 1); linear weights are [out, in] \
-(y = x W^T + b)";
+(y = x W^T + b). With architecture.buckets = K above 1, hidden.{i}, wdl and moves_left hold K stacks \
+along their outputs ([K*H, in], [K*3, V], [K, V]; stack k's rows from k*outputs), and a position runs \
+stack k = floor(min(n, 24) * K / 25) for n pieces on the board (the sum of features 0..128), its \
+layer 0 reading a, each later layer stack k's previous one";
 
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

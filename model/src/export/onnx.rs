@@ -1,7 +1,8 @@
 //! ONNX export, written by hand, opset 17, one input `input` (`[batch, PLANES, 8, 8]` for the
 //! ResNet, `[batch, FEATURES]` for the sparse net) and one output `output` `[batch, OUTPUT_SIZE]`
 //! (the layout of [`crate::net`]). The ResNet as Conv (batch norm folded in), Relu, Add, Flatten,
-//! Gemm and Concat nodes; the sparse net as Gemm, Clip and Concat nodes.
+//! Gemm and Concat nodes; the sparse net as Gemm, Clip and Concat nodes, and with buckets of
+//! material also MatMul, Mul, Div, Floor, Equal and Cast nodes (below).
 
 use super::protobuf::Message;
 use crate::encoding::Input;
@@ -9,6 +10,7 @@ use crate::layers::{ConvBn, BN_EPS};
 use crate::net::{Body, PolicyValueNet, OUTPUT_SIZE};
 use crate::resnet::ResNetBody;
 use crate::sparse::SparseBody;
+use sparsenet::features::{FEATURES, MAX_PIECES, PIECE_FEATURES};
 use tch::nn::Linear;
 use tch::Tensor;
 
@@ -19,6 +21,8 @@ const FLOAT: i64 = 1;
 /// `AttributeProto.AttributeType` values.
 const ATTR_INT: i64 = 2;
 const ATTR_INTS: i64 = 7;
+/// `TensorProto.DataType.FLOAT` as `Cast`'s `to`.
+const CAST_TO_FLOAT: i64 = FLOAT;
 
 pub(crate) const INPUT_NAME: &str = "input";
 pub(crate) const OUTPUT_NAME: &str = "output";
@@ -84,15 +88,74 @@ fn sparse_graph(g: &mut Graph, net: &SparseBody) -> [String; 3] {
     };
     let y = g.gemm(INPUT_NAME, &net.accumulator, "accumulator");
     let accumulator = crelu(g, &y, "accumulator");
+    let policy = g.gemm(&accumulator, &net.policy, "policy");
+    if net.buckets > 1 {
+        let [wdl, moves_left] = bucketed_value_heads(g, net, &accumulator, [&low, &high]);
+        return [policy, wdl, moves_left];
+    }
     let mut hidden = accumulator.clone();
     for (i, layer) in net.hidden.iter().enumerate() {
         let y = g.gemm(&hidden, layer, &format!("hidden.{i}"));
         hidden = crelu(g, &y, &format!("hidden.{i}"));
     }
-    let policy = g.gemm(&accumulator, &net.policy, "policy");
     let wdl = g.gemm(&hidden, &net.wdl, "wdl");
     let moves_left = g.gemm(&hidden, &net.moves_left, "moves_left");
     [policy, wdl, moves_left]
+}
+
+/// The value stacks of K buckets side by side: every stacked layer after the first as one
+/// block-diagonal Gemm (bucket k's block reads bucket k's outputs), so `[B, K·out]` holds every
+/// bucket's values; then each position's own bucket, one-hot from its piece count
+/// (`floor(min(sum of features 0..128, 24) · K / 25)`), masks the rest and a 0/1 matrix sums
+/// them: the WDL logits `[B, 3]` and moves left `[B, 1]`.
+fn bucketed_value_heads(
+    g: &mut Graph,
+    net: &SparseBody,
+    acc: &str,
+    [zero, one]: [&str; 2],
+) -> [String; 2] {
+    let k = net.buckets as usize;
+    // The first layer reads the shared accumulator, the others their own bucket's outputs.
+    let mut hidden = acc.to_string();
+    for (i, layer) in net.hidden.iter().enumerate() {
+        let y = g.bucket_gemm(&hidden, layer, k, i > 0, &format!("hidden.{i}"));
+        hidden = g.node("Clip", &[&y, zero, one], &format!("hidden.{i}.crelu"), vec![]);
+    }
+    let per_bucket = !net.hidden.is_empty();
+    let wdl = g.bucket_gemm(&hidden, &net.wdl, k, per_bucket, "wdl");
+    let moves_left = g.bucket_gemm(&hidden, &net.moves_left, k, per_bucket, "moves_left");
+
+    let on_board: Vec<f32> =
+        (0..FEATURES).map(|f| if f < PIECE_FEATURES { 1.0 } else { 0.0 }).collect();
+    let on_board = g.initializer("bucket.pieces", &[FEATURES as i64, 1], &on_board);
+    let pieces = g.node("MatMul", &[INPUT_NAME, &on_board], "bucket.pieces.sum", vec![]);
+    let most = g.initializer("bucket.max_pieces", &[], &[MAX_PIECES as f32]);
+    let pieces = g.node("Clip", &[&pieces, zero, &most], "bucket.pieces.clip", vec![]);
+    let buckets = g.initializer("bucket.count", &[], &[k as f32]);
+    let scaled = g.node("Mul", &[&pieces, &buckets], "bucket.scaled", vec![]);
+    let ranges = g.initializer("bucket.ranges", &[], &[(MAX_PIECES + 1) as f32]);
+    let scaled = g.node("Div", &[&scaled, &ranges], "bucket.quotient", vec![]);
+    let index = g.node("Floor", &[&scaled], "bucket.index", vec![]);
+    let all: Vec<f32> = (0..k).map(|b| b as f32).collect();
+    let all = g.initializer("bucket.all", &[1, k as i64], &all);
+    let hit = g.node("Equal", &[&index, &all], "bucket.hit", vec![]);
+    let one_hot = g.node("Cast", &[&hit], "bucket.one_hot", vec![attr_int("to", CAST_TO_FLOAT)]);
+    let pick = |g: &mut Graph, values: &str, width: usize, name: &str| {
+        // Spreads the one-hot over each bucket's `width` outputs, masks, sums the buckets.
+        let spread: Vec<f32> = (0..k * k * width)
+            .map(|i| if i / (k * width) == (i % (k * width)) / width { 1.0 } else { 0.0 })
+            .collect();
+        let spread =
+            g.initializer(&format!("{name}.spread"), &[k as i64, (k * width) as i64], &spread);
+        let mask = g.node("MatMul", &[&one_hot, &spread], &format!("{name}.mask"), vec![]);
+        let kept = g.node("Mul", &[values, &mask], &format!("{name}.kept"), vec![]);
+        let sum: Vec<f32> = (0..k * width * width)
+            .map(|i| if (i / width) % width == i % width { 1.0 } else { 0.0 })
+            .collect();
+        let sum = g.initializer(&format!("{name}.sum"), &[(k * width) as i64, width as i64], &sum);
+        g.node("MatMul", &[&kept, &sum], &format!("{name}.picked"), vec![])
+    };
+    [pick(g, &wdl, 3, "wdl"), pick(g, &moves_left, 1, "moves_left")]
 }
 
 /// Nodes and initializers in the order they are added (which is topological).
@@ -164,6 +227,35 @@ impl Graph {
     fn conv_bn_relu(&mut self, input: &str, layer: &ConvBn, name: &str) -> String {
         let y = self.conv_bn(input, layer, name);
         self.node("Relu", &[&y], &format!("{name}.relu"), vec![])
+    }
+
+    /// A layer stacked over `k` buckets (`w`: `[K·out, in]`) as one Gemm: over a shared input
+    /// as it is, over `[B, K·in]` (`per_bucket`) block-diagonal, `[K·out, K·in]`.
+    fn bucket_gemm(
+        &mut self,
+        input: &str,
+        layer: &Linear,
+        k: usize,
+        per_bucket: bool,
+        name: &str,
+    ) -> String {
+        if !per_bucket {
+            return self.gemm(input, layer, name);
+        }
+        let size = layer.ws.size();
+        let (outputs, inputs) = (size[0] as usize / k, size[1] as usize);
+        let stacked = values(&layer.ws);
+        let mut block = vec![0.0f32; k * outputs * k * inputs];
+        for (row, weights) in stacked.chunks_exact(inputs).enumerate() {
+            let b = row / outputs;
+            let start = row * k * inputs + b * inputs;
+            block[start..start + inputs].copy_from_slice(weights);
+        }
+        let dims = [(k * outputs) as i64, (k * inputs) as i64];
+        let w = self.initializer(&format!("{name}.weight"), &dims, &block);
+        let bs = layer.bs.as_ref().expect("linear layers have a bias");
+        let b = self.initializer(&format!("{name}.bias"), &bs.size(), &values(bs));
+        self.node("Gemm", &[input, &w, &b], &format!("{name}.gemm"), vec![attr_int("transB", 1)])
     }
 
     /// `x @ w^T + b` for a tch linear layer (`w`: `[out, in]`).

@@ -83,9 +83,41 @@ fn a_board_fuller_than_any_game_reaches_is_evaluated() {
     }
 }
 
+/// The reference net with a value stack per bucket of four, each bucket's its own: the WDL
+/// head's win and loss rows swapped in odd buckets, its draw row scaled by the bucket in the others.
+fn bucketed_net() -> SparseWeights {
+    let mut weights = reference_net();
+    weights.config.buckets = 4;
+    let one = weights.stacks[0].clone();
+    weights.stacks = (0..4)
+        .map(|b| {
+            let mut stack = one.clone();
+            let (wdl, inputs) = (&mut stack.wdl, one.wdl.inputs);
+            if b % 2 == 1 {
+                let (win, rest) = wdl.weight.split_at_mut(inputs);
+                win.swap_with_slice(&mut rest[inputs..]);
+                wdl.bias.swap(0, 2);
+            } else {
+                wdl.weight[inputs..2 * inputs].iter_mut().for_each(|w| *w *= 1.0 + b as f32);
+            }
+            stack
+        })
+        .collect();
+    weights
+}
+
 #[test]
 fn the_integer_value_stays_within_its_bound_of_the_f32_net() {
-    let weights = reference_net();
+    integer_value_within_its_bound(reference_net());
+}
+
+#[test]
+fn the_integer_value_of_a_net_with_buckets_stays_within_its_bound_of_the_f32_net() {
+    integer_value_within_its_bound(bucketed_net());
+}
+
+/// The integer value of `weights` against its f32 value over the positions of random games.
+fn integer_value_within_its_bound(weights: SparseWeights) {
     let mut net = IncrementalNet::new(Arc::new(QuantisedNet::new(&weights)));
     let mut scratch = Scratch::default();
     let mut rng = SplitMix64::new(11);
