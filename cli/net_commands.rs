@@ -20,7 +20,7 @@ pub enum NetCommand {
     Gate(GateArgs),
     /// Export a checkpoint for other engines (TorchScript, ONNX, safetensors) with a JSON description.
     Export(ExportArgs),
-    /// Widen a sparse checkpoint's accumulator; the wider net computes the same outputs.
+    /// Grow a sparse checkpoint (a wider accumulator, a value stack per bucket of material); the grown net computes the same outputs.
     Widen(WidenArgs),
     /// Elo ratings of every player in a run's recorded games, with a plot against training step.
     Ladder(LadderArgs),
@@ -124,11 +124,15 @@ pub struct ExportArgs {
 /// `checkers-zero widen`.
 #[derive(Args)]
 pub struct WidenArgs {
-    /// The sparse checkpoint (.safetensors) to widen.
+    /// The sparse checkpoint (.safetensors) to grow.
     pub checkpoint: PathBuf,
     /// The new accumulator width (above the checkpoint's).
+    #[arg(long, required_unless_present = "buckets")]
+    pub accumulator: Option<usize>,
+    /// Value stacks, one per bucket of material (2 to 8; the checkpoint's must be one): each a
+    /// copy of the checkpoint's.
     #[arg(long)]
-    pub accumulator: usize,
+    pub buckets: Option<usize>,
     /// The file to write.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

@@ -108,10 +108,13 @@ fn quick_bench_on_the_tiny_config_writes_every_figure() {
     assert_eq!(names, ["pvs", "aspiration", "killers", "history", "policy", "keep_table"]);
     assert!(ratios.iter().all(|pair| pair[1].as_f64().is_some_and(|r| r > 0.0)), "{ratios:?}");
     assert!(text.contains("| alpha-beta, net incremental |"), "no alpha-beta rows:\n{text}");
-    // The sparse net at each accumulator width: both rates, and a table row each.
+    // The sparse net at each size: both rates, and a table row each.
     let sizes = figures["sizes"].as_array().expect("the sizes");
-    let widths: Vec<u64> = sizes.iter().filter_map(|s| s["accumulator"].as_u64()).collect();
-    assert_eq!(widths, [128, 256, 512]);
+    let shapes: Vec<(u64, u64)> = sizes
+        .iter()
+        .filter_map(|s| Some((s["accumulator"].as_u64()?, s["buckets"].as_u64()?)))
+        .collect();
+    assert_eq!(shapes, [(128, 1), (128, 4), (256, 1), (512, 1)]);
     for size in sizes {
         for key in ["evals_per_s", "alphabeta_nodes_per_s"] {
             let value = size[key].as_f64().unwrap_or_else(|| panic!("sizes.{key}"));

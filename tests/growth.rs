@@ -35,7 +35,7 @@ fn a_run_widened_in_its_config_trains_and_gates_the_wider_net() {
         .unwrap();
     let more = succeed(&["run", "--run-dir", arg(&run_dir), "--selfplay-games", "32"]);
     assert!(more.contains("resumed training at step"), "{more}");
-    assert!(more.contains("an accumulator of 16, the config 32: widened"), "{more}");
+    assert!(more.contains("is a sparse 16-8x1, the config's a sparse 32-8x1: grown"), "{more}");
     let best = run.best_checkpoint().unwrap().expect("a best net");
     let best = model::checkpoint::load(&best, None, tch::Device::Cpu).unwrap();
     let wide =

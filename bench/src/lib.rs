@@ -52,7 +52,7 @@ struct Plan {
     /// The alpha-beta engines: time a move, positions, and the depth of the refinements' node
     /// counts.
     alphabeta: (Duration, usize, u32),
-    /// The sparse net at each accumulator width.
+    /// The sparse net at each size.
     sizes: SizePlan,
 }
 
@@ -154,7 +154,8 @@ pub fn run(options: BenchOptions) -> Result<()> {
 
     let alphabeta = measure_alphabeta(&options.shipped_net, &plan, &clock)?;
 
-    clock.stage(format!("the sparse net at accumulator widths {:?} (one thread)", sizes::WIDTHS));
+    let shown = sizes::SIZES.map(|(a, b)| format!("{a}x{b}"));
+    clock.stage(format!("the sparse net at (accumulator x buckets) {shown:?} (one thread)"));
     let sizes = bench_sizes(&model::decision_requests(0x5eed, 4096), plan.sizes)?;
 
     let figures = Figures {

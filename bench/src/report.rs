@@ -53,7 +53,7 @@ pub struct Figures {
     /// The alpha-beta engine on one thread: the classic one with the static evaluation, the
     /// full one with the shipped net incremental and recomputed.
     pub alphabeta: AlphaBetaBench,
-    /// The sparse net at each accumulator width on one thread: evaluations and alpha-beta nodes.
+    /// The sparse net at each size on one thread: evaluations and alpha-beta nodes.
     pub sizes: Vec<SizeFigures>,
     pub threads: i32,
     pub device: String,
@@ -291,9 +291,9 @@ fn alphabeta_rows(f: &Figures) {
     }
 }
 
-/// The sparse net at each width, against the narrowest.
+/// The sparse net at each size, against the first (the default's).
 fn size_rows(f: &Figures) {
-    let Some(narrowest) = f.sizes.first() else { return };
+    let Some(first) = f.sizes.first() else { return };
     for size in &f.sizes {
         row(
             &format!("size: {}", size.net),
@@ -301,10 +301,10 @@ fn size_rows(f: &Figures) {
             format!(
                 "one position a call, {:.2}x the {}'s; full alpha-beta engine, net incremental: \
                  {}, {:.2}x; one thread, random weights",
-                size.evals_per_s / narrowest.evals_per_s,
-                narrowest.net,
+                size.evals_per_s / first.evals_per_s,
+                first.net,
                 rate(size.alphabeta_nodes_per_s, "nodes/s"),
-                size.alphabeta_nodes_per_s / narrowest.alphabeta_nodes_per_s
+                size.alphabeta_nodes_per_s / first.alphabeta_nodes_per_s
             ),
         );
     }

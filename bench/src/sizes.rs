@@ -1,5 +1,5 @@
-//! The sparse net's cost by size, on one thread: for each accumulator width of [`WIDTHS`] (the
-//! dense layers as the default's), evaluations per second of the whole forward pass from the
+//! The sparse net's cost by size, on one thread: for each size of [`SIZES`] (an accumulator
+//! width and a count of value stacks, the dense layers as the default's), evaluations per second of the whole forward pass from the
 //! features, one position a call (what MCTS asks for), and nodes per second of the full
 //! alpha-beta engine with the net's integer accumulators kept move by move (what its player
 //! uses), over the same positions; each also as a share of the narrowest net's figure. The nets
@@ -14,17 +14,20 @@ use sparsenet::{QuantisedNet, SparseEvaluator};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The accumulator widths measured: the default's, and two and four times it (what a run grows
+/// The sizes measured, as (accumulator, buckets): the default, the default with a value stack per
+/// bucket of material of four (`net.buckets`), and two and four times its width (what a run grows
 /// its net to with `net.accumulator`).
-pub const WIDTHS: [usize; 3] = [128, 256, 512];
+pub const SIZES: [(usize, usize); 4] = [(128, 1), (128, 4), (256, 1), (512, 1)];
 
-/// One width's figures.
+/// One size's figures.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct SizeFigures {
     /// The net (`sparse 256-32x2`).
     pub net: String,
     /// Its accumulator's width.
     pub accumulator: usize,
+    /// Its value stacks, one per bucket of material.
+    pub buckets: usize,
     /// Evaluations per second, one position a call, features to priors.
     pub evals_per_s: f64,
     /// Nodes per second of the full alpha-beta engine with the net incremental.
@@ -42,13 +45,14 @@ pub struct SizePlan {
     pub positions: usize,
 }
 
-/// Measures each width of [`WIDTHS`] over `requests`.
+/// Measures each size of [`SIZES`] over `requests`.
 pub fn bench_sizes(requests: &[EvalRequest], plan: SizePlan) -> anyhow::Result<Vec<SizeFigures>> {
     let games = bench_games(requests, plan.positions);
-    WIDTHS
+    SIZES
         .iter()
-        .map(|&accumulator| {
-            let config = NetConfig::Sparse(SparseConfig { accumulator, ..SparseConfig::default() });
+        .map(|&(accumulator, buckets)| {
+            let config =
+                NetConfig::Sparse(SparseConfig { accumulator, buckets, ..SparseConfig::default() });
             let weights =
                 super::in_scratch_dir("sizes", |scratch| sparse_weights(&config, scratch))?;
             let mut evaluator: BoxedEvaluator =
@@ -59,6 +63,7 @@ pub fn bench_sizes(requests: &[EvalRequest], plan: SizePlan) -> anyhow::Result<V
             Ok(SizeFigures {
                 net: config.short_name(),
                 accumulator,
+                buckets,
                 evals_per_s,
                 alphabeta_nodes_per_s: engine.nodes_per_s,
             })

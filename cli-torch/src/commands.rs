@@ -34,6 +34,7 @@ pub fn run_net_command(command: NetCommand) -> Result<()> {
         NetCommand::Widen(args) => widen(WidenOptions {
             checkpoint: args.checkpoint,
             accumulator: args.accumulator,
+            buckets: args.buckets,
             out: args.out,
             seed: args.seed,
         }),

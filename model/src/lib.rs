@@ -43,4 +43,4 @@ pub use net_evaluator::{
 pub use netfile::{CheckpointError, Family, NetConfig, ResNetConfig, SparseConfig};
 pub use policy::POLICY_SIZE;
 pub use support::DeviceSpec;
-pub use widen::widen_accumulator;
+pub use widen::{split_value_stacks, widen_accumulator};

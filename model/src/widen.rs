@@ -11,6 +11,14 @@
 //! policy.weight      [128, A] -> [128, N]   columns A.. zero (wdl, moves_left alike when layers = 0)
 //! every other variable copied
 //! ```
+//!
+//! A net of one value stack also grows into one of K stacks, one per bucket of material
+//! ([`split_value_stacks`]): every stack a copy of the one it had, so each bucket computes what
+//! the net computed, and training then lets them part.
+//!
+//! ```text
+//! hidden.{i}.weight [H, in] -> [K·H, in]   (and every hidden.{i}.bias, wdl.*, moves_left.*)
+//! ```
 
 use crate::error::ModelError;
 use crate::net::PolicyValueNet;
@@ -51,6 +59,49 @@ pub fn widen_accumulator(
     Ok(wide)
 }
 
+/// Whether a variable is part of the value stack (stacked once per bucket).
+fn in_value_stack(name: &str) -> bool {
+    ["hidden.", "wdl.", "moves_left."].iter().any(|prefix| name.starts_with(prefix))
+}
+
+/// `net` (a sparse net of one value stack) with `buckets` copies of it, one per bucket of
+/// material: the same outputs. An error for a ResNet, a net already of several stacks, or a
+/// count not in 2..=8.
+pub fn split_value_stacks(
+    net: &PolicyValueNet,
+    buckets: usize,
+) -> Result<PolicyValueNet, ModelError> {
+    let NetConfig::Sparse(one) = net.config() else {
+        return Err(Invalid::new("net.kind", "resnet", "sparse: only a sparse net splits").into());
+    };
+    if one.buckets != 1 {
+        let expected = "a net of one value stack (it has several)";
+        return Err(Invalid::new("net.buckets", one.buckets, expected).into());
+    }
+    let config = NetConfig::Sparse(SparseConfig { buckets, ..one.clone() });
+    config.validate()?;
+    if buckets == 1 {
+        return Err(Invalid::new("net.buckets", 1, "above the net's 1").into());
+    }
+    let split = PolicyValueNet::new(&config, net.device())?;
+    let old = net.var_store().variables();
+    tch::no_grad(|| -> Result<(), ModelError> {
+        for (name, mut var) in split.var_store().variables() {
+            let src = &old[&name];
+            let value = if in_value_stack(&name) {
+                let mut times = vec![1; src.dim()];
+                times[0] = buckets as i64;
+                src.f_repeat(&times)?
+            } else {
+                src.shallow_clone()
+            };
+            var.f_copy_(&value)?;
+        }
+        Ok(())
+    })?;
+    Ok(split)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,6 +138,41 @@ mod tests {
             let grad = policy.grad().narrow(1, 16, 24).abs().sum(Kind::Float).double_value(&[]);
             assert!(grad > 0.0, "layers {layers}: no gradient reaches the new columns");
         }
+    }
+
+    #[test]
+    fn the_split_net_computes_the_same_outputs_and_its_stacks_learn_apart() {
+        for layers in [0, 2] {
+            tch::manual_seed(8);
+            let net = PolicyValueNet::new(&sparse(16, layers), Device::Cpu).unwrap();
+            let split = split_value_stacks(&net, 4).unwrap();
+            let NetConfig::Sparse(config) = split.config() else { unreachable!() };
+            assert_eq!(config.buckets, 4);
+            let xs = inputs(net.config());
+            let (before, after) = (net.forward_t(&xs, false), split.forward_t(&xs, false));
+            let diff = (&before - &after).abs().max().double_value(&[]);
+            assert!(diff < 1e-5, "layers {layers}: outputs differ by {diff}");
+            // A batch of one bucket's positions moves only that bucket's rows.
+            let out = split.forward_heads(&xs.narrow(0, 0, 1), true);
+            out.wdl.sum(Kind::Float).backward();
+            let wdl = &split.var_store().variables()["wdl.weight"];
+            let moved: Vec<bool> = (0..4)
+                .map(|b| {
+                    wdl.grad().narrow(0, 3 * b, 3).abs().sum(Kind::Float).double_value(&[]) > 0.0
+                })
+                .collect();
+            assert_eq!(moved.iter().filter(|&&m| m).count(), 1, "layers {layers}: {moved:?}");
+        }
+    }
+
+    #[test]
+    fn only_a_net_of_one_stack_splits() {
+        let net = PolicyValueNet::new(&sparse(16, 1), Device::Cpu).unwrap();
+        let split = split_value_stacks(&net, 2).unwrap();
+        let err = split_value_stacks(&split, 4).unwrap_err().to_string();
+        assert!(err.contains("net.buckets") && err.contains("one value stack"), "{err}");
+        let err = split_value_stacks(&net, 9).unwrap_err().to_string();
+        assert!(err.contains("buckets"), "{err}");
     }
 
     #[test]

@@ -103,10 +103,11 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig, tables: Option<&Tables>) -
             "note: the training state has no averaged weights (train.ema_decay was 0 when it was saved): the average starts from the resumed net"
         );
     }
-    if let (Some(narrow), model::NetConfig::Sparse(wide)) = (opened.widened_from, &config.net) {
+    if let Some(small) = &opened.widened_from {
         eprintln!(
-            "note: the training state's net has an accumulator of {narrow}, the config {}: widened (the same outputs); the optimizer's buffers, auxiliary heads and averaged weights start afresh",
-            wide.accumulator
+            "note: the training state's net is a {}, the config's a {}: grown to it (the same outputs); the optimizer's buffers, auxiliary heads and averaged weights start afresh",
+            small.short_name(),
+            config.net.short_name()
         );
     }
     if let Some(tables) = tables {

@@ -97,41 +97,49 @@ fn the_native_evaluator_gives_the_priors_and_values_of_the_libtorch_evaluator() 
 }
 
 #[test]
-fn a_widened_checkpoint_computes_the_same_outputs_natively_and_in_tch() {
+fn a_grown_checkpoint_computes_the_same_outputs_natively_and_in_tch() {
     let dir = tempfile::tempdir().unwrap();
     let obs = random_observations(300, 19);
+    let growths: [(&[&str], usize, usize); 3] = [
+        (&["--accumulator", "96"], 96, 1),
+        (&["--buckets", "4"], 32, 4),
+        (&["--accumulator", "96", "--buckets", "3"], 96, 3),
+    ];
     for layers in [0, 2] {
-        tch::manual_seed(6);
-        let config =
-            NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 16, layers, buckets: 1 });
-        let narrow = save(
-            &PolicyValueNet::new(&config, Device::Cpu).unwrap(),
-            dir.path(),
-            "narrow.safetensors",
-        );
-        let wide = dir.path().join("wide.safetensors");
-        let out = succeed(&["widen", arg(&narrow), "--accumulator", "96", "--out", arg(&wide)]);
-        assert!(out.contains("widened to an accumulator of 96"), "{out}");
-        let load = |path: &Path| model::checkpoint::load(path, None, Device::Cpu).unwrap();
-        let (before, after) = (load(&narrow), load(&wide));
-        assert_eq!(
-            after.meta.config,
-            NetConfig::Sparse(SparseConfig { accumulator: 96, hidden: 16, layers, buckets: 1 })
-        );
-        assert_eq!(
-            (after.meta.step, after.meta.parent.as_deref()),
-            (42, Some("narrow.safetensors"))
-        );
-        let xs = Input::Features.encode_batch(&obs);
-        let tch_diff = tch::no_grad(|| {
-            max_abs_diff(&before.net.forward_t(&xs, false), &after.net.forward_t(&xs, false))
-        });
-        let native_diff =
-            max_abs_diff(&native_outputs(&narrow, &obs), &native_outputs(&wide, &obs));
-        assert!(
-            tch_diff < 1e-5 && native_diff < 1e-5,
-            "layers {layers}: tch {tch_diff}, native {native_diff}"
-        );
+        for (args, accumulator, buckets) in growths {
+            tch::manual_seed(6);
+            let config =
+                NetConfig::Sparse(SparseConfig { accumulator: 32, hidden: 16, layers, buckets: 1 });
+            let narrow = save(
+                &PolicyValueNet::new(&config, Device::Cpu).unwrap(),
+                dir.path(),
+                "narrow.safetensors",
+            );
+            let wide = dir.path().join("wide.safetensors");
+            let mut command = vec!["widen", arg(&narrow), "--out", arg(&wide)];
+            command.extend(args);
+            let out = succeed(&command);
+            let grown =
+                NetConfig::Sparse(SparseConfig { accumulator, hidden: 16, layers, buckets });
+            assert!(out.contains(&format!("grown to a {}", grown.short_name())), "{out}");
+            let load = |path: &Path| model::checkpoint::load(path, None, Device::Cpu).unwrap();
+            let (before, after) = (load(&narrow), load(&wide));
+            assert_eq!(after.meta.config, grown);
+            assert_eq!(
+                (after.meta.step, after.meta.parent.as_deref()),
+                (42, Some("narrow.safetensors"))
+            );
+            let xs = Input::Features.encode_batch(&obs);
+            let tch_diff = tch::no_grad(|| {
+                max_abs_diff(&before.net.forward_t(&xs, false), &after.net.forward_t(&xs, false))
+            });
+            let native_diff =
+                max_abs_diff(&native_outputs(&narrow, &obs), &native_outputs(&wide, &obs));
+            assert!(
+                tch_diff < 1e-5 && native_diff < 1e-5,
+                "layers {layers} {args:?}: tch {tch_diff}, native {native_diff}"
+            );
+        }
     }
     let (ok, _, err) = crate::helpers::run_to_end(&[
         "widen",
@@ -142,6 +150,15 @@ fn a_widened_checkpoint_computes_the_same_outputs_natively_and_in_tch() {
         arg(&dir.path().join("x.safetensors")),
     ]);
     assert!(!ok && err.contains("net.accumulator") && err.contains("above the net's 96"), "{err}");
+    let (ok, _, err) = crate::helpers::run_to_end(&[
+        "widen",
+        arg(&dir.path().join("wide.safetensors")),
+        "--buckets",
+        "2",
+        "--out",
+        arg(&dir.path().join("x.safetensors")),
+    ]);
+    assert!(!ok && err.contains("net.buckets") && err.contains("one value stack"), "{err}");
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! A run that grows its net: a sparse state resumed under a config with a wider accumulator is
 //! widened (the same outputs) and trains on, its new units' outgoing weights leaving zero; a
 //! trainer with `train.grow` widens its net itself once the data reaches a widening; a trainer
-//! warm-started by `train.init` begins with that net (widened to the config's width).
+//! warm-started by `train.init` begins with that net (widened to the config's width); a state of
+//! one value stack resumed under a config of several splits it (the same outputs) and trains on.
 
 use super::*;
 use model::encoding::Input;
@@ -30,7 +31,8 @@ fn a_state_resumed_with_a_wider_accumulator_keeps_its_outputs_and_trains_on() {
 
     let (mut wide, opened) = open(&sparse(48)).unwrap();
     assert_eq!(opened.resumed_from, Some(state_path(&paths.states, 5)));
-    assert_eq!((opened.widened_from, opened.fresh_average, wide.step()), (Some(16), false, 5));
+    let from = Some(sparse(16));
+    assert_eq!((opened.widened_from, opened.fresh_average, wide.step()), (from, false, 5));
     assert_eq!(wide.net().config(), &sparse(48));
     let after = tch::no_grad(|| wide.net().forward_t(&xs, false));
     let diff = (&before - &after).abs().max().double_value(&[]);
@@ -61,6 +63,38 @@ fn a_state_resumed_with_a_wider_accumulator_keeps_its_outputs_and_trains_on() {
         refused.len() == 2 && refused.iter().all(|e| e.contains("does not match")),
         "{refused:?}"
     );
+}
+
+#[test]
+fn a_state_resumed_with_buckets_of_material_splits_its_value_stack_and_trains_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = run_with_shards(dir.path(), 1000);
+    let open = |net: &NetConfig| Trainer::open(paths.clone(), net, quick_config(5), Device::Cpu);
+    let (mut one, _) = open(&sparse(16)).unwrap();
+    assert_eq!(train_to(dir.path(), &mut one, 5), 5);
+    let xs = Input::Features.encode_batch(&random_observations(200, 4));
+    let before = tch::no_grad(|| one.net().forward_t(&xs, false));
+    drop(one);
+
+    let four =
+        NetConfig::Sparse(SparseConfig { accumulator: 16, hidden: 8, layers: 1, buckets: 4 });
+    let (mut split, opened) = open(&four).unwrap();
+    assert_eq!((opened.widened_from, split.step()), (Some(sparse(16)), 5));
+    let after = tch::no_grad(|| split.net().forward_t(&xs, false));
+    let diff = (&before - &after).abs().max().double_value(&[]);
+    assert!(diff < 1e-5, "the split net's outputs differ by {diff}");
+    assert_eq!(train_to(dir.path(), &mut split, 10), 5);
+    // The stacks learned apart: the WDL head's four copies are no longer equal.
+    let wdl = &split.net().var_store().variables()["wdl.weight"];
+    let first = wdl.narrow(0, 0, 3);
+    let apart = (1..4)
+        .filter(|&b| (wdl.narrow(0, 3 * b, 3) - &first).abs().max().double_value(&[]) > 0.0)
+        .count();
+    assert!(apart >= 1, "every stack still equals the first");
+    let candidate =
+        model::checkpoint::load(&paths.nets.join("step-0000000010.safetensors"), None, Device::Cpu)
+            .unwrap();
+    assert_eq!(candidate.meta.config, four);
 }
 
 #[test]

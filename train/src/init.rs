@@ -1,11 +1,12 @@
 //! The net a training state starts from when there is none to resume: random weights seeded by
 //! the run's seed, or (`train.init`, a warm start) a trained checkpoint. A checkpoint's sparse
-//! net narrower than `net.accumulator` is widened to it (the same outputs), as a resumed state is;
-//! any other difference of architecture is an error naming the file.
+//! net narrower than `net.accumulator`, or of one value stack where `net.buckets` asks for more,
+//! grows to it (widened, then split: the same outputs), as a resumed state does; any other
+//! difference of architecture is an error naming the file.
 
 use crate::error::TrainError;
 use model::checkpoint::load;
-use model::{Checkpoint, CheckpointError, ModelError, NetConfig, PolicyValueNet};
+use model::{Checkpoint, CheckpointError, ModelError, NetConfig, PolicyValueNet, SparseConfig};
 use runconfig::TrainConfig;
 use std::path::Path;
 use tch::Device;
@@ -30,20 +31,20 @@ pub fn initial_net(
 }
 
 /// `net`, read from `path` with the architecture `stored`, as a net of `wanted`: itself when they
-/// are equal, widened when `wanted` is `stored` with a wider accumulator (with the width it had),
-/// else a [`CheckpointError::ArchitectureMismatch`] naming `path`. The new units' weights are
-/// seeded by `seed`.
+/// are equal, grown when `wanted` is `stored` grown (a wider accumulator, more value stacks from
+/// one; returned with the architecture it had), else a [`CheckpointError::ArchitectureMismatch`]
+/// naming `path`. The new units' weights are seeded by `seed`.
 pub(crate) fn fit(
     path: &Path,
     net: PolicyValueNet,
     stored: &NetConfig,
     wanted: &NetConfig,
     seed: u64,
-) -> Result<(PolicyValueNet, Option<usize>), TrainError> {
+) -> Result<(PolicyValueNet, Option<NetConfig>), TrainError> {
     if stored == wanted {
         return Ok((net, None));
     }
-    let Some((narrow, wide)) = widening(stored, wanted) else {
+    let Some((small, large)) = growth(stored, wanted) else {
         let mismatch = CheckpointError::ArchitectureMismatch {
             path: path.to_path_buf(),
             expected: wanted.to_json(),
@@ -52,16 +53,29 @@ pub(crate) fn fit(
         return Err(ModelError::from(mismatch).into());
     };
     tch::manual_seed(seed as i64);
-    Ok((model::widen_accumulator(&net, wide)?, Some(narrow)))
+    let mut net = net;
+    if large.accumulator > small.accumulator {
+        net = model::widen_accumulator(&net, large.accumulator)?;
+    }
+    if large.buckets > small.buckets {
+        net = model::split_value_stacks(&net, large.buckets)?;
+    }
+    Ok((net, Some(stored.clone())))
 }
 
-/// The accumulator widths `(stored, wanted)` when `wanted` is `stored` with a wider accumulator.
-fn widening(stored: &NetConfig, wanted: &NetConfig) -> Option<(usize, usize)> {
+/// `(stored, wanted)` when `wanted` is `stored` grown: an accumulator at least as wide, and the
+/// same value stacks or several from one, the rest alike.
+fn growth<'a>(
+    stored: &'a NetConfig,
+    wanted: &'a NetConfig,
+) -> Option<(&'a SparseConfig, &'a SparseConfig)> {
     match (stored, wanted) {
         (NetConfig::Sparse(s), NetConfig::Sparse(w))
-            if s.accumulator < w.accumulator && (s.hidden, s.layers) == (w.hidden, w.layers) =>
+            if s.accumulator <= w.accumulator
+                && (s.buckets == w.buckets || s.buckets == 1)
+                && (s.hidden, s.layers) == (w.hidden, w.layers) =>
         {
-            Some((s.accumulator, w.accumulator))
+            Some((s, w))
         }
         _ => None,
     }

@@ -132,9 +132,9 @@ pub struct Restored {
     pub fresh_aux: Vec<AuxTarget>,
     /// The averaged weights, when `config` keeps them and the state holds them.
     pub average: Option<WeightAverage>,
-    /// The accumulator width of the state's net, when it was narrower than the config's and the
-    /// net was widened.
-    pub widened_from: Option<usize>,
+    /// The architecture of the state's net, when it was smaller than the config's (a narrower
+    /// accumulator, one value stack) and the net grew to it.
+    pub widened_from: Option<NetConfig>,
 }
 
 /// Whether `stored` is `net_config` widened to one of `train.grow`'s widths (a state saved after
@@ -142,7 +142,8 @@ pub struct Restored {
 fn grown(net_config: &NetConfig, config: &TrainConfig, stored: &NetConfig) -> bool {
     match (net_config, stored) {
         (NetConfig::Sparse(base), NetConfig::Sparse(stored)) => {
-            (base.hidden, base.layers) == (stored.hidden, stored.layers)
+            (base.hidden, base.layers, base.buckets)
+                == (stored.hidden, stored.layers, stored.buckets)
                 && config.grow.widths().any(|width| width == stored.accumulator)
         }
         _ => false,

@@ -75,9 +75,9 @@ pub struct Opened {
     /// The config keeps averaged weights and the state resumed from holds none: the average
     /// starts from the resumed net.
     pub fresh_average: bool,
-    /// The accumulator width of the state resumed from, when the config's is wider and the net
-    /// was widened (see [`crate::state`]).
-    pub widened_from: Option<usize>,
+    /// The architecture of the state resumed from, when the config's is larger (a wider
+    /// accumulator, more value stacks) and the net grew to it (see [`crate::state`]).
+    pub widened_from: Option<NetConfig>,
 }
 
 /// The result of one attempted step.
