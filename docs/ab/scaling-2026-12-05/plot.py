@@ -41,6 +41,7 @@ MATCHES = [
     (opening("scratch-1ch-vs-scratch-0.5ch.jsonl"), "scratch-1ch", "scratch-0.5ch", "open 1", "open 0.5"),
     (opening("scratch-2ch-vs-scaling-2ch.jsonl"), "scratch-2ch", "2ch-best", "open 2", "new 2"),
     (opening("scratch-2ch-vs-scratch-1ch.jsonl"), "scratch-2ch", "scratch-1ch", "open 2", "open 1"),
+    (opening("scratch-4ch-vs-scratch-2ch.jsonl"), "scratch-4ch", "scratch-2ch", "open 4", "open 2"),
 ]
 # The net rated 0.
 ANCHOR = "new 0.5"
