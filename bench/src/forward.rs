@@ -34,26 +34,6 @@ mod tests {
     use model::{NetConfig, PolicyValueNet};
     use tch::Device;
 
-    /// Prints the CPU figures for the default and the GPU-sized net:
-    /// `cargo test --release -p bench --lib -- --ignored --nocapture forward_throughput`.
-    #[test]
-    #[ignore = "a measurement, not a check"]
-    fn forward_throughput() {
-        for threads in [1, 2] {
-            model::set_cpu_threads(threads);
-            for (blocks, channels) in [(4, 32), (10, 128)] {
-                let net =
-                    PolicyValueNet::new(&NetConfig::new(blocks, channels), Device::Cpu).unwrap();
-                let inference = Inference::new(net, false);
-                for batch in [1, 64, 256, 1024] {
-                    let rate = forward_positions_per_sec(&inference, batch, Duration::from_secs(2))
-                        .unwrap();
-                    println!("{blocks}x{channels} batch {batch} threads {threads}: {rate:.0} positions/s");
-                }
-            }
-        }
-    }
-
     #[test]
     fn measures_a_positive_rate() {
         let inference =

@@ -26,15 +26,3 @@ pub fn uniform_sims_per_sec(duration: Duration) -> f64 {
     }
     simulations as f64 / started.elapsed().as_secs_f64()
 }
-
-#[cfg(test)]
-mod tests {
-    /// Not a timed test: prints the figure.
-    /// `cargo test --release -p bench --lib -- --ignored --nocapture print_uniform`
-    #[test]
-    #[ignore = "a measurement, not a check"]
-    fn print_uniform_sims_per_sec() {
-        let rate = super::uniform_sims_per_sec(std::time::Duration::from_secs(3));
-        println!("uniform evaluator: {rate:.0} simulations/s on one thread");
-    }
-}

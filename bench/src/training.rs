@@ -142,17 +142,6 @@ pub fn bench_train(
 mod tests {
     use super::*;
 
-    /// Prints the figures: `cargo test --release -p bench --lib -- --ignored --nocapture
-    /// training_pipeline`.
-    #[test]
-    #[ignore = "a measurement, not a check"]
-    fn training_pipeline_against_raw_steps() {
-        let config = TrainConfig { batch_size: 256, ..TrainConfig::default() };
-        let figures =
-            bench_train(&NetConfig::new(4, 32), &config, 40, 100_000, Device::Cpu).unwrap();
-        println!("{}", serde_json::to_string_pretty(&figures).unwrap());
-    }
-
     #[test]
     fn the_benchmark_runs() {
         let config = TrainConfig { batch_size: 16, ..TrainConfig::default() };
