@@ -37,6 +37,23 @@ pub enum EgdbCommand {
     /// A checkpoint's value head against the tables: the measure a run with tables logs at
     /// every checkpoint, on the same kind of fixed, seeded set of 20,000 positions.
     Accuracy(AccuracyArgs),
+    /// Check built tables against the rules: a random sample of each piece count must have the
+    /// values and distances its successors give (and with 6 pieces, classic endings theirs).
+    Verify(VerifyArgs),
+}
+
+/// `egdb verify`.
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Folder of the tables [default: the per-machine cache, `$CHECKERS_ZERO_CACHE/egdb`].
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Positions checked per piece count (each probes its successors too).
+    #[arg(long, default_value_t = 200_000)]
+    samples: u64,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// `egdb build`.
@@ -68,13 +85,35 @@ impl EgdbArgs {
     }
 }
 
-/// Runs `build` and `probe`; `accuracy` goes to `net` (the net library's code).
+/// Runs `build`, `probe` and `verify`; `accuracy` goes to `net` (the net library's code).
 pub fn run(args: EgdbArgs, net: Option<&dyn NetSupport>) -> Result<()> {
     match args.command {
         EgdbCommand::Build(args) => build(args),
         EgdbCommand::Probe(args) => probe(args),
         EgdbCommand::Accuracy(args) => needs(net, "egdb accuracy")?.egdb_accuracy(args),
+        EgdbCommand::Verify(args) => verify(args),
     }
+}
+
+fn verify(args: VerifyArgs) -> Result<()> {
+    let dir = folder(args.dir)?;
+    let tables = Tables::open(&dir)?;
+    eprintln!("egdb: {} up to {} pieces", dir.display(), tables.max_pieces());
+    for pieces in 1..=tables.max_pieces() {
+        let start = std::time::Instant::now();
+        let seed = args.seed.wrapping_add(u64::from(pieces));
+        ::egdb::verify::check_sample(&tables, pieces, args.samples, seed)
+            .with_context(|| format!("{} is inconsistent", dir.display()))?;
+        let seconds = start.elapsed().as_secs_f64();
+        eprintln!("egdb: {pieces} pieces: {} positions consistent ({seconds:.1} s)", args.samples);
+    }
+    if tables.max_pieces() >= 6 {
+        ::egdb::verify::check_endings(&tables)
+            .with_context(|| format!("{} is inconsistent", dir.display()))?;
+        eprintln!("egdb: the classic 6-piece endings have their published values");
+    }
+    println!("{}: consistent", dir.display());
+    Ok(())
 }
 
 /// `--dir`, else the default cache folder.

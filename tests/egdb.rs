@@ -2,7 +2,8 @@
 //! position the tables cover; a folder without tables changes nothing; a damaged table is refused
 //! by name; self-play with `[egdb]` and `selfplay.adjudicate_egdb` ends its games there; a run
 //! with `[egdb]` measures its value head on the tables at each checkpoint, and `ladder` shows it;
-//! `egdb probe` answers each line of its input, a line too long or not UTF-8 with an error line.
+//! `egdb probe` answers each line of its input, a line too long or not UTF-8 with an error line;
+//! `egdb verify` finds built tables consistent (its finding of wrong ones is `egdb`'s own test).
 
 use crate::helpers::{arg, checkers_zero, output_with_input, run_to_end, succeed};
 use draughts::{read_pdn, Position};
@@ -22,6 +23,20 @@ fn random_match(dir: &Path, name: &str, extra: &[&str]) -> (String, String) {
     args.extend(extra);
     succeed(&args);
     (std::fs::read_to_string(&pdn).unwrap(), std::fs::read_to_string(&record).unwrap())
+}
+
+#[test]
+fn verify_finds_built_tables_consistent() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("egdb");
+    succeed(&["egdb", "build", "--pieces", "3", "--dir", arg(&tables)]);
+    let (ok, out, err) =
+        run_to_end(&["egdb", "verify", "--dir", arg(&tables), "--samples", "5000"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("consistent") && err.contains("3 pieces: 5000 positions consistent"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -43,6 +43,7 @@ mod probe;
 mod sample;
 mod slice;
 mod solve;
+pub mod verify;
 
 #[cfg(test)]
 mod tests;

@@ -4,9 +4,10 @@
 //! the literature, that won positions are won over the board by following the tables, and that
 //! damaged files are refused.
 
-use crate::file::{table_path, Kind};
+use crate::file::{data_len, table_path, Kind};
 use crate::index::Layout;
 use crate::material::Material;
+use crate::verify::{check_position, check_sample};
 use crate::{build, positions_with_pieces, BuildEvent, EgdbError, Tables, Wdl};
 use draughts::{Color, Position};
 use std::path::Path;
@@ -29,39 +30,6 @@ fn tables() -> &'static (tempfile::TempDir, Tables) {
 
 fn fen(text: &str) -> Position {
     Position::from_fen(text).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Checks that the value and distance of `pos` are the best over its successors: a win when some
-/// successor is lost (distance 1 + the shortest such loss), a loss when all are won or there is
-/// no move (1 + the longest win, 0 without moves), a draw otherwise.
-fn check_consistent(t: &Tables, pos: &Position) {
-    let wdl = t.probe(pos).unwrap_or_else(|| panic!("not covered: {}", pos.to_fen()));
-    let dist = t.distance(pos);
-    let mut win: Option<u16> = None;
-    let mut draw = false;
-    let mut loss = 0;
-    for mv in pos.legal_moves() {
-        let next = pos.play_unchecked(mv);
-        let v =
-            t.probe(&next).unwrap_or_else(|| panic!("successor not covered: {}", next.to_fen()));
-        match v {
-            Wdl::Loss => {
-                let d = t.distance(&next).expect("a loss has a distance");
-                win = Some(win.map_or(d + 1, |w| w.min(d + 1)));
-            }
-            Wdl::Draw => {
-                assert_eq!(t.distance(&next), None);
-                draw = true;
-            }
-            Wdl::Win => loss = loss.max(t.distance(&next).expect("a win has a distance") + 1),
-        }
-    }
-    let expected = match win {
-        Some(w) => (Wdl::Win, Some(w)),
-        None if draw => (Wdl::Draw, None),
-        None => (Wdl::Loss, Some(loss)),
-    };
-    assert_eq!((wdl, dist), expected, "{}", pos.to_fen());
 }
 
 /// Board `i` of `m`'s slice as a position with Black to move.
@@ -100,7 +68,7 @@ fn every_position_up_to_three_pieces_is_consistent() {
         for m in Material::with_pieces(n) {
             for i in 0..Layout::new(m).size() {
                 let pos = position(m, i);
-                check_consistent(t, &pos);
+                check_position(t, &pos).unwrap_or_else(|e| panic!("{e}"));
                 // The same position with White to move, turned round, has the same value.
                 let turned = pos.mirrored();
                 assert_eq!(t.probe(&turned), t.probe(&pos));
@@ -112,72 +80,27 @@ fn every_position_up_to_three_pieces_is_consistent() {
     assert_eq!(checked, 120 + 6_972 + 261_224);
 }
 
-/// Checks `samples` positions with `n` pieces drawn uniformly from all of them.
-fn check_sample(t: &Tables, n: u32, samples: u32, seed: u64) {
-    let slices: Vec<(Material, u64)> =
-        Material::with_pieces(n).into_iter().map(|m| (m, Layout::new(m).size())).collect();
-    let total: u64 = slices.iter().map(|s| s.1).sum();
-    let mut rng = SplitMix64::new(seed);
-    for _ in 0..samples {
-        let mut i = rng.below(total);
-        let &(m, _) = slices
-            .iter()
-            .find(|&&(_, size)| {
-                let here = i < size;
-                if !here {
-                    i -= size;
-                }
-                here
-            })
-            .expect("an index below the total");
-        check_consistent(t, &position(m, i));
-    }
-}
-
 #[test]
 fn a_random_sample_of_four_pieces_is_consistent() {
-    check_sample(&tables().1, 4, 200_000, 2024);
+    check_sample(&tables().1, 4, 200_000, 2024).unwrap_or_else(|e| panic!("{e}"));
 }
 
-/// Checks tables built elsewhere: `EGDB_SAMPLES` (default 200,000) random positions of each
-/// piece count in `EGDB_DIR`, and for 6 pieces classic endings.
-/// `EGDB_DIR=/tmp/egdb5 cargo test -p egdb --release -- --ignored --nocapture tables_in_dir`.
 #[test]
-#[ignore = "a manual check of a built table folder (EGDB_DIR); minutes in release"]
-fn tables_in_dir_are_consistent() {
-    let dir = std::env::var("EGDB_DIR").unwrap_or_else(|_| "/tmp/egdb5".into());
-    let samples = std::env::var("EGDB_SAMPLES").ok().and_then(|n| n.parse().ok());
-    let start = std::time::Instant::now();
-    let t = Tables::open(Path::new(&dir)).unwrap();
-    eprintln!(
-        "opened {dir} (up to {} pieces) in {:.2} s",
-        t.max_pieces(),
-        start.elapsed().as_secs_f64()
-    );
-    for n in 1..=t.max_pieces() {
-        let start = std::time::Instant::now();
-        check_sample(&t, n, samples.unwrap_or(200_000), u64::from(n));
-        eprintln!("{n} pieces: sample consistent ({:.1} s)", start.elapsed().as_secs_f64());
-    }
-    if t.max_pieces() >= 6 {
-        // Lasker (as above), Diagram 96, on "the move": Black men 2, 8, 12 against White men 19,
-        // 24, 31; with Black to move a draw, with White to move a White win.
-        // W. Strickland's "Negative Second Position" (Bob Newell, Checker School,
-        // <http://www.bobnewell.net/nucleus/checkers.php?&itemid=514&catid=14&blogid=4>): Black to
-        // play and win.
-        // Wyllie's First Position page (<http://wylliedraughts.com/FirstPos.htm>): an extra Red
-        // man on 21 and White man on 30 do not alter First Position's outcome.
-        for (text, want) in [
-            ("B:W19,24,31:B2,8,12", Wdl::Draw),
-            ("W:W19,24,31:B2,8,12", Wdl::Win),
-            ("B:WK28,13,12:BK15,5,3", Wdl::Win),
-            ("W:WK19,K23,30:BK28,12,21", Wdl::Win),
-        ] {
-            let pos = fen(text);
-            eprintln!("{text}: {:?} {:?}", t.probe(&pos), t.best_move(&pos));
-            assert_eq!(t.probe(&pos), Some(want), "{text}");
-        }
-    }
+fn a_slice_built_wrong_is_found_inconsistent_by_its_fen() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), 3, |_| {}).unwrap();
+    let good = Tables::open(dir.path()).unwrap();
+    check_sample(&good, 3, 20_000, 5).unwrap();
+    // Two kings against one, every entry rewritten as one value, its checksums made anew: the
+    // files load, and the sample finds the positions whose successors say otherwise.
+    let m = Material::new(0, 2, 0, 1);
+    let n = Layout::new(m).size();
+    let path = table_path(dir.path(), m, Kind::Wdl);
+    crate::file::write_table(&path, Kind::Wdl, m, 2, n, &vec![0; data_len(n, 2) as usize]).unwrap();
+    let wrong = Tables::open(dir.path()).unwrap();
+    let err = check_sample(&wrong, 3, 20_000, 5).unwrap_err();
+    assert!(Position::from_fen(&err.fen).is_ok(), "{err}");
+    assert!(err.to_string().contains("its successors give"), "{err}");
 }
 
 #[test]
@@ -421,46 +344,6 @@ fn a_build_refuses_bad_piece_counts() {
     for n in [0, 7] {
         assert!(matches!(build(dir.path(), n, |_| {}), Err(EgdbError::Pieces { .. })));
     }
-}
-
-/// Builds up to `EGDB_PIECES` (default 5) pieces into `EGDB_DIR` (default `/tmp/egdb5`), with
-/// progress on stderr: `cargo test -p egdb --release -- --ignored --nocapture build_to_dir`.
-#[test]
-#[ignore = "builds the 5-piece tables into EGDB_DIR: a manual tool, minutes in release"]
-fn build_to_dir() {
-    let dir = std::env::var("EGDB_DIR").unwrap_or_else(|_| "/tmp/egdb5".into());
-    let n = std::env::var("EGDB_PIECES").ok().and_then(|n| n.parse().ok()).unwrap_or(5);
-    let report = build(Path::new(&dir), n, |e| eprintln!("{e}")).unwrap();
-    eprintln!("{report:?}");
-}
-
-/// Probe speed, on random 4-piece positions of the shared build, or on 5-piece positions
-/// (material 1m2k-1m1k, the largest slice) of `EGDB_DIR` when set:
-/// `cargo test -p egdb --release -- --ignored --nocapture probe_speed`.
-#[test]
-#[ignore = "a measurement, not a check"]
-fn probe_speed() {
-    let from_dir = std::env::var("EGDB_DIR").ok().map(|d| Tables::open(Path::new(&d)).unwrap());
-    let (t, m) = match &from_dir {
-        Some(t) => (t, Material::new(1, 2, 1, 1)),
-        None => (&tables().1, Material::new(1, 1, 1, 1)),
-    };
-    let mut rng = SplitMix64::new(1);
-    let positions: Vec<Position> =
-        (0..2_000_000).map(|_| position(m, rng.below(Layout::new(m).size()))).collect();
-    let start = std::time::Instant::now();
-    let mut wins = 0;
-    for pos in &positions {
-        wins += usize::from(t.probe(pos) == Some(Wdl::Win));
-    }
-    let secs = start.elapsed().as_secs_f64();
-    eprintln!("{m}: {:.0} probes/s ({wins} wins)", positions.len() as f64 / secs);
-    let start = std::time::Instant::now();
-    for pos in &positions[..200_000] {
-        assert!(t.best_move(pos).is_some());
-    }
-    let secs = start.elapsed().as_secs_f64();
-    eprintln!("{m}: {:.0} best_move/s", 200_000.0 / secs);
 }
 
 #[test]
