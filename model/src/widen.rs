@@ -25,6 +25,17 @@ use crate::net::PolicyValueNet;
 use netfile::{NetConfig, SparseConfig};
 use support::Invalid;
 
+/// The sizes of `net`, a sparse net; an error naming `net.kind` for a ResNet, which cannot `verb`.
+fn sparse_sizes<'a>(net: &'a PolicyValueNet, verb: &str) -> Result<&'a SparseConfig, ModelError> {
+    match net.config() {
+        NetConfig::Sparse(sizes) => Ok(sizes),
+        NetConfig::Resnet(_) => {
+            Err(Invalid::new("net.kind", "resnet", &format!("sparse: only a sparse net {verb}"))
+                .into())
+        }
+    }
+}
+
 /// `net` (a sparse net) with an accumulator of `accumulator` units, computing the same outputs.
 /// The new units' incoming weights come from libtorch's generator (`tch::manual_seed` fixes
 /// them). An error for a ResNet, or a width not above the net's.
@@ -32,9 +43,7 @@ pub fn widen_accumulator(
     net: &PolicyValueNet,
     accumulator: usize,
 ) -> Result<PolicyValueNet, ModelError> {
-    let NetConfig::Sparse(narrow) = net.config() else {
-        return Err(Invalid::new("net.kind", "resnet", "sparse: only a sparse net widens").into());
-    };
+    let narrow = sparse_sizes(net, "widens")?;
     if accumulator <= narrow.accumulator {
         let expected = format!("above the net's {}", narrow.accumulator);
         return Err(Invalid::new("net.accumulator", accumulator, &expected).into());
@@ -71,9 +80,7 @@ pub fn split_value_stacks(
     net: &PolicyValueNet,
     buckets: usize,
 ) -> Result<PolicyValueNet, ModelError> {
-    let NetConfig::Sparse(one) = net.config() else {
-        return Err(Invalid::new("net.kind", "resnet", "sparse: only a sparse net splits").into());
-    };
+    let one = sparse_sizes(net, "splits")?;
     if one.buckets != 1 {
         let expected = "a net of one value stack (it has several)";
         return Err(Invalid::new("net.buckets", one.buckets, expected).into());
@@ -118,6 +125,11 @@ mod tests {
         Input::of(config).encode_batch(&crate::sample::random_observations(64, 3))
     }
 
+    /// The largest difference between the outputs of `a` and `b` on `xs`.
+    fn max_difference(a: &PolicyValueNet, b: &PolicyValueNet, xs: &Tensor) -> f64 {
+        (a.forward_t(xs, false) - b.forward_t(xs, false)).abs().max().double_value(&[])
+    }
+
     #[test]
     fn the_wider_net_computes_the_same_outputs_and_its_new_units_get_gradients() {
         for layers in [0, 2] {
@@ -126,8 +138,7 @@ mod tests {
             let wide = widen_accumulator(&net, 40).unwrap();
             assert_eq!(wide.config(), &sparse(40, layers));
             let xs = inputs(net.config());
-            let (before, after) = (net.forward_t(&xs, false), wide.forward_t(&xs, false));
-            let diff = (&before - &after).abs().max().double_value(&[]);
+            let diff = max_difference(&net, &wide, &xs);
             assert!(diff < 1e-5, "layers {layers}: outputs differ by {diff}");
             // The new units are alive (random inputs) and their outgoing weights learn.
             let out = wide.forward_heads(&xs, true);
@@ -149,8 +160,7 @@ mod tests {
             let NetConfig::Sparse(config) = split.config() else { unreachable!() };
             assert_eq!(config.buckets, 4);
             let xs = inputs(net.config());
-            let (before, after) = (net.forward_t(&xs, false), split.forward_t(&xs, false));
-            let diff = (&before - &after).abs().max().double_value(&[]);
+            let diff = max_difference(&net, &split, &xs);
             assert!(diff < 1e-5, "layers {layers}: outputs differ by {diff}");
             // A batch of one bucket's positions moves only that bucket's rows.
             let out = split.forward_heads(&xs.narrow(0, 0, 1), true);

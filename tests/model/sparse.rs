@@ -141,24 +141,18 @@ fn a_grown_checkpoint_computes_the_same_outputs_natively_and_in_tch() {
             );
         }
     }
-    let (ok, _, err) = crate::helpers::run_to_end(&[
-        "widen",
-        arg(&dir.path().join("wide.safetensors")),
-        "--accumulator",
-        "64",
-        "--out",
-        arg(&dir.path().join("x.safetensors")),
-    ]);
-    assert!(!ok && err.contains("net.accumulator") && err.contains("above the net's 96"), "{err}");
-    let (ok, _, err) = crate::helpers::run_to_end(&[
-        "widen",
-        arg(&dir.path().join("wide.safetensors")),
-        "--buckets",
-        "2",
-        "--out",
-        arg(&dir.path().join("x.safetensors")),
-    ]);
-    assert!(!ok && err.contains("net.buckets") && err.contains("one value stack"), "{err}");
+    // The last grown net (96 wide, 3 stacks) grows no narrower, and splits no further.
+    let refusal = |flag: &str, value: &str| {
+        let (wide, out) = (dir.path().join("wide.safetensors"), dir.path().join("x.safetensors"));
+        let (ok, _, err) =
+            crate::helpers::run_to_end(&["widen", arg(&wide), flag, value, "--out", arg(&out)]);
+        assert!(!ok, "{flag} {value} was taken");
+        err
+    };
+    let err = refusal("--accumulator", "64");
+    assert!(err.contains("net.accumulator") && err.contains("above the net's 96"), "{err}");
+    let err = refusal("--buckets", "2");
+    assert!(err.contains("net.buckets") && err.contains("one value stack"), "{err}");
 }
 
 #[test]
