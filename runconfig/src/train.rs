@@ -98,9 +98,10 @@ search::settings! {
         rules:
         /// A checkpoint a new run's first net starts from (a warm start), instead of random
         /// weights seeded by `seed`: its generation 0 and the trainer's first weights. A sparse
-        /// net narrower than `net.accumulator` is widened (the same outputs). Read only when
+        /// net narrower than `net.accumulator` is widened, one of one value stack split into
+        /// `net.buckets` (the same outputs). Read only when
         /// the run has no best net or training state yet. "" starts from random weights.
-        init: String = String::new(), "a checkpoint file of the run's net (or a narrower sparse net), or `\"\"`", |_: &String| Ok::<(), Invalid>(());
+        init: String = String::new(), "a checkpoint file of the run's net (or a smaller sparse net: narrower, or of one value stack), or `\"\"`", |_: &String| Ok::<(), Invalid>(());
         /// The optimizer and its settings.
         optimizer: OptimizerConfig = OptimizerConfig::default(), OPTIMIZER_RULE, OptimizerConfig::check;
         /// How the learning rate decays after warm-up.
