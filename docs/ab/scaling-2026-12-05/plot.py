@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Elo against core-hours for the scaling config, the old default and the scaling config with
-self-play from the 3-move ballots, from the head-to-head match records beside this file and in
-../openings-2026-12-06 (`python3 plot.py` writes elo-vs-core-hours.svg and prints the table).
+"""Elo against core-hours for the scaling config, the old default, the scaling config with
+self-play from the 3-move ballots and the scaling config with four buckets of material, from the
+head-to-head match records beside this file and in ../openings-2026-12-06 and
+../buckets-2026-12-06 (`python3 plot.py` writes elo-vs-core-hours.svg and prints the table).
 
 Every match gives an Elo difference between two nets and its variance (the score's variance from
 its wins, draws and losses, through the Elo curve's slope). The nets' Elo are the weighted
@@ -14,12 +15,16 @@ import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OLD_4H_VS_2H = os.path.join(HERE, "..", "2026-12-04-default-4h-vs-search-value-2-0.1s.jsonl")
-OPENINGS = os.path.join(HERE, "..", "openings-2026-12-06")
 
 
 def opening(record):
     """A match record of the openings arm."""
-    return os.path.join(OPENINGS, record)
+    return os.path.join(HERE, "..", "openings-2026-12-06", record)
+
+
+def bucketed(record):
+    """A match record of the buckets-of-material arm."""
+    return os.path.join(HERE, "..", "buckets-2026-12-06", record)
 
 
 # (record, a player's checkpoint name in it, its opponent's, the player's net, the opponent's net):
@@ -42,12 +47,16 @@ MATCHES = [
     (opening("scratch-2ch-vs-scaling-2ch.jsonl"), "scratch-2ch", "2ch-best", "open 2", "new 2"),
     (opening("scratch-2ch-vs-scratch-1ch.jsonl"), "scratch-2ch", "scratch-1ch", "open 2", "open 1"),
     (opening("scratch-4ch-vs-scratch-2ch.jsonl"), "scratch-4ch", "scratch-2ch", "open 4", "open 2"),
+    (opening("scratch-4ch-vs-scaling-4ch.jsonl"), "scratch-4ch", "scaling-4ch", "open 4", "new 4"),
+    (bucketed("buckets-1ch-vs-scaling-1ch.jsonl"), "buckets-1ch", "scaling-1ch", "bkt 1", "new 1"),
+    (bucketed("buckets-2ch-vs-scaling-2ch.jsonl"), "buckets-2ch", "scaling-2ch", "bkt 2", "new 2"),
 ]
 # The net rated 0.
 ANCHOR = "new 0.5"
 SERIES = {"new": ("scaling config (configs/scaling.toml)", "#1f77b4"),
           "old": ("old default (the 4-hour reference run)", "#d62728"),
-          "open": ("scaling config + openings deck", "#2ca02c")}
+          "open": ("scaling config + openings deck", "#2ca02c"),
+          "bkt": ("scaling config + 4 buckets of material", "#9467bd")}
 
 
 def tally(path, player, other):
