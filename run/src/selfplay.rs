@@ -214,8 +214,8 @@ fn file_name(path: &Path) -> String {
 /// [`PlayingNet`]), and each shard records the generation that played its last game.
 /// `shard_written` is told of each shard on disk; `written(n)` is called as soon as `n` more games
 /// are on disk in shards (so a caller can count them before a crash could forget them); its first
-/// error ends the session's counting and is returned. Once `stop()` says so (polled between games), no new game starts and the games in
-/// flight are abandoned.
+/// error ends the session's counting and is returned. Once `stop()` says so (polled between
+/// games), no new game starts and the games in flight are abandoned.
 #[allow(clippy::too_many_arguments)]
 pub fn play_games(
     cached: &CachedRun,

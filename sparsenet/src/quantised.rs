@@ -13,9 +13,6 @@
 //! The hidden layers and the WDL layer are those of the position's bucket of material (one
 //! stack per bucket, [`crate::features::bucket`]).
 //!
-//! ```text
-//! ```
-//!
 //! The accumulator of the pieces is kept up to date by the caller ([`crate::incremental`]); the
 //! counters (no-progress bucket, repetitions) are added when a position is evaluated. Its value
 //! stays within [`VALUE_ERROR_BOUND`] of the f32 forward pass's (the tests check it on the

@@ -47,18 +47,16 @@ impl Dense {
         &self.weight[o * self.inputs..(o + 1) * self.inputs]
     }
 
-    /// The layer cut into `parts` layers of equal outputs, in order (rows `p·n..(p+1)·n` each).
-    fn split(&self, parts: usize) -> Vec<Dense> {
+    /// Part `p` of the layer cut into `parts` layers of equal outputs (its rows `p·n..(p+1)·n`).
+    fn part(&self, p: usize, parts: usize) -> Dense {
         let outputs = self.outputs / parts;
-        (0..parts)
-            .map(|p| Dense {
-                inputs: self.inputs,
-                outputs,
-                weight: self.weight[p * outputs * self.inputs..(p + 1) * outputs * self.inputs]
-                    .to_vec(),
-                bias: self.bias[p * outputs..(p + 1) * outputs].to_vec(),
-            })
-            .collect()
+        Dense {
+            inputs: self.inputs,
+            outputs,
+            weight: self.weight[p * outputs * self.inputs..(p + 1) * outputs * self.inputs]
+                .to_vec(),
+            bias: self.bias[p * outputs..(p + 1) * outputs].to_vec(),
+        }
     }
 }
 
@@ -169,15 +167,14 @@ impl SparseWeights {
             }
         }
         let k = config.buckets;
-        let hidden: Vec<Vec<Dense>> = (0..config.layers)
-            .map(|i| dense(&format!("hidden.{i}")).map(|layer| layer.split(k)))
-            .collect::<Result<_, _>>()?;
-        let (wdl, moves_left) = (dense("wdl")?.split(k), dense("moves_left")?.split(k));
+        let hidden: Vec<Dense> =
+            (0..config.layers).map(|i| dense(&format!("hidden.{i}"))).collect::<Result<_, _>>()?;
+        let (wdl, moves_left) = (dense("wdl")?, dense("moves_left")?);
         let stacks = (0..k)
             .map(|b| ValueStack {
-                hidden: hidden.iter().map(|layer| layer[b].clone()).collect(),
-                wdl: wdl[b].clone(),
-                moves_left: moves_left[b].clone(),
+                hidden: hidden.iter().map(|layer| layer.part(b, k)).collect(),
+                wdl: wdl.part(b, k),
+                moves_left: moves_left.part(b, k),
             })
             .collect();
         Ok(SparseWeights {
