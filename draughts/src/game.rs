@@ -113,6 +113,23 @@ impl Observation {
             repetitions,
         }
     }
+
+    /// The six piece groups every net encodes, in the board's own frame: the side to move's men
+    /// and kings, the opponent's men and kings, the capturing piece (mid-capture) and the pieces
+    /// it jumped so far.
+    pub fn piece_groups(&self) -> [Bitboard; 6] {
+        let pos = &self.position;
+        let mover = pos.side_to_move();
+        let them = mover.other();
+        [
+            pos.men(mover),
+            pos.kings(mover),
+            pos.men(them),
+            pos.kings(them),
+            self.moving_piece.into_iter().collect(),
+            self.captured_so_far,
+        ]
+    }
 }
 
 /// A game from a start position, with its history and draw rules.

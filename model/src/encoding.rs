@@ -149,21 +149,10 @@ fn mark(plane: &mut [f32], squares: Bitboard, mover: Color) {
 pub fn encode_into(obs: &Observation, out: &mut [f32]) {
     assert_eq!(out.len(), INPUT_SIZE, "one encoded position is {INPUT_SIZE} values");
     out.fill(0.0);
-    let pos = &obs.position;
-    let mover = pos.side_to_move();
-    let them = mover.other();
-    let moving: Bitboard = obs.moving_piece.into_iter().collect();
-    let bitboards = [
-        pos.men(mover),
-        pos.kings(mover),
-        pos.men(them),
-        pos.kings(them),
-        moving,
-        obs.captured_so_far,
-    ];
+    let mover = obs.position.side_to_move();
     let mut planes = out.chunks_exact_mut(CELLS);
     // The shorter iterator leads, so `zip` takes no plane beyond the last bitboard.
-    for (squares, plane) in bitboards.into_iter().zip(planes.by_ref()) {
+    for (squares, plane) in obs.piece_groups().into_iter().zip(planes.by_ref()) {
         mark(plane, squares, mover);
     }
     let constants = [

@@ -76,21 +76,10 @@ pub type Active = SmallVec<[u16; 48]>;
 
 /// The features of `obs` that are 1 (all others are 0), ascending.
 pub fn active(obs: &Observation) -> Active {
-    let pos = &obs.position;
-    let mover = pos.side_to_move();
-    let them = mover.other();
+    let mover = obs.position.side_to_move();
     let frame = |b: Bitboard| if mover == Color::White { b.flipped() } else { b };
-    let moving: Bitboard = obs.moving_piece.into_iter().collect();
-    let groups = [
-        pos.men(mover),
-        pos.kings(mover),
-        pos.men(them),
-        pos.kings(them),
-        moving,
-        obs.captured_so_far,
-    ];
     let mut out = Active::new();
-    for (group, squares) in groups.into_iter().enumerate() {
+    for (group, squares) in obs.piece_groups().into_iter().enumerate() {
         out.extend(frame(squares).into_iter().map(|sq| (32 * group + sq.index()) as u16));
     }
     out.extend(counters(obs));
