@@ -7,14 +7,15 @@
 //! played, so an interrupted match goes on where it stopped. With `--sprt ELO0,ELO1[,ALPHA,BETA]`
 //! the match stops as soon as the test decides (`--games` is then the most it plays). With
 //! `--clock BASE+INC` both sides play under a game clock, and a side out of time loses
-//! (`Termination "time"`).
+//! (`Termination "time"`). Ctrl-C or SIGTERM starts no further game: the games in flight finish
+//! and are saved, and the table of the games played follows (a second one exits at once).
 
 use crate::net_support::{needs_libtorch, NetArgs};
 use anyhow::{Context, Result};
 use arena::{
-    black_points, read_deck, run_fixtures, run_results_file, schedule, standard_deck, Contestant,
-    Entrant, Fixture, GameClock, MatchConfig, PlayedGame, PlayerSpec, ResultRecord, SprtConfig,
-    SprtState, Tally,
+    black_points, read_deck, run_fixtures_until, run_results_file, schedule, standard_deck,
+    Contestant, Entrant, Fixture, GameClock, MatchConfig, PlayedGame, PlayerSpec, ResultRecord,
+    SprtConfig, SprtState, Tally,
 };
 use clap::Args;
 use draughts::DrawRules;
@@ -146,7 +147,9 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
         tables: options.egdb.clone(),
         clock: args.clock,
     };
-    run_fixtures(&a, &b, &fixtures, config, |game| {
+    progress::interrupt::install();
+    let stop_starting = progress::interrupt::requested;
+    run_fixtures_until(&a, &b, &fixtures, config, &stop_starting, |game| {
         tally.add(game.score_of_a());
         println!("{}", progress_line(game, &tally, total));
         match sink.save(game) {
@@ -164,6 +167,10 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     print_table(&a, &b, &tally, clock.elapsed());
     if let Some(sprt) = &args.sprt {
         println!("{}", sprt.verdict(&tally));
+    }
+    let played = tally.games() as usize;
+    if progress::interrupt::requested() && !decided(&tally) && played < total {
+        println!("{}", interrupted_line(played, total, args.record.as_deref()));
     }
     match &pdn_file {
         Some(file) => println!("games: {}", file.display()),
@@ -304,6 +311,18 @@ fn progress_line(game: &PlayedGame, tally: &Tally, total: usize) -> String {
         tally.losses,
         tally.score(),
     )
+}
+
+/// What an interrupted match says after its table: how far it got, and how to go on.
+fn interrupted_line(played: usize, total: usize, record: Option<&Path>) -> String {
+    let next = match record {
+        Some(record) => format!(
+            "the same command with --resume plays the rest ({} keeps them)",
+            record.display()
+        ),
+        None => "give --record FILE to a match to resume it when interrupted".to_string(),
+    };
+    format!("interrupted after {played} of {total} games: {next}")
 }
 
 fn print_table(a: &Entrant, b: &Entrant, tally: &Tally, elapsed: Duration) {

@@ -44,6 +44,60 @@ fn a_resumed_match_plays_only_the_games_its_record_lacks_and_counts_the_others()
 }
 
 #[test]
+fn a_match_stopped_by_sigterm_saves_its_games_says_so_and_resumes() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record.jsonl");
+    // One game at a time, each of about a second: the signal comes while most are unplayed.
+    let args = [
+        "match",
+        "alphabeta:0.01s",
+        "alphabeta:1",
+        "--games",
+        "20",
+        "--threads",
+        "1",
+        "--record",
+        arg(&record),
+    ];
+    let mut child = crate::helpers::checkers_zero()
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut text = String::new();
+    while !text.lines().any(|l| l.starts_with('[')) {
+        assert!(stdout.read_line(&mut text).unwrap() > 0, "no game finished: {text}");
+    }
+    let pid = child.id().to_string();
+    assert!(std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    stdout.read_to_string(&mut text).unwrap();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    assert!(status.success(), "{status}: {text}{stderr}");
+    assert!(stderr.contains("interrupted: stopping at the next safe point"), "{stderr}");
+    crate::helpers::assert_no_panic(&stderr);
+
+    // The games played are in the record and the table, and the last line says how to go on.
+    let played = text.lines().filter(|l| l.starts_with('[')).count();
+    assert!((1..20).contains(&played), "{played} games: {text}");
+    let records: Vec<ResultRecord> = rundata::read_json_lines(&record).unwrap().records;
+    assert_eq!(records.len(), played, "{text}");
+    assert!(text.contains(&format!("{played} games in ")), "{text}");
+    let expected =
+        format!("interrupted after {played} of 20 games: the same command with --resume");
+    assert!(text.contains(&expected), "{text}");
+
+    let resumed = succeed(&[&args[..], &["--resume"]].concat());
+    assert!(resumed.contains(&format!("resuming: {played} of the 20 games")), "{resumed}");
+    assert!(!resumed.contains("interrupted"), "{resumed}");
+    assert_eq!(rundata::read_json_lines::<ResultRecord>(&record).unwrap().records.len(), 20);
+}
+
+#[test]
 fn resume_needs_a_record_file() {
     let (ok, _, err) = crate::helpers::run_to_end(&["match", "random", "random", "--resume"]);
     assert!(!ok && err.contains("--record"), "{err}");

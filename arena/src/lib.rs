@@ -42,7 +42,7 @@ pub use ratings::plot::{curve_svg, elo_svg, XAxis};
 pub use ratings::sprt::{SprtConfig, SprtState};
 pub use ratings::tally::{elo_of_score, score_of_elo, signed_elo, EloEstimate, Tally};
 pub use record::{black_points, ending, run_results_file, ResultRecord};
-pub use runner::{run_fixtures, MatchConfig, GAMES_SHARING_NETS};
+pub use runner::{run_fixtures, run_fixtures_until, MatchConfig, GAMES_SHARING_NETS};
 pub use spec::{names_a_net, NetSource, PlayerSpec, SearchLimit, MAX_DEPTH};
 
 #[cfg(test)]

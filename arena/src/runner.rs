@@ -48,6 +48,19 @@ pub fn run_fixtures(
     config: MatchConfig,
     on_game: impl FnMut(&PlayedGame) -> ControlFlow<()> + Send,
 ) -> Result<Vec<PlayedGame>, ArenaError> {
+    run_fixtures_until(a, b, fixtures, config, &|| false, on_game)
+}
+
+/// [`run_fixtures`] that starts no further game once `stop_starting` says so (an interrupted
+/// match): the games in flight then finish, and `on_game` sees each of them.
+pub fn run_fixtures_until(
+    a: &dyn Contestant,
+    b: &dyn Contestant,
+    fixtures: &[Fixture],
+    config: MatchConfig,
+    stop_starting: &(dyn Fn() -> bool + Sync),
+    on_game: impl FnMut(&PlayedGame) -> ControlFlow<()> + Send,
+) -> Result<Vec<PlayedGame>, ArenaError> {
     let threads = match config.threads {
         0 if a.shares_batches() && b.shares_batches() => GAMES_SHARING_NETS,
         threads => threads,
@@ -66,7 +79,7 @@ pub fn run_fixtures(
         on_game,
     });
     pool.broadcast(|_| {
-        while !stop.load(Ordering::Relaxed) {
+        while !stop.load(Ordering::Relaxed) && !stop_starting() {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(fixture) = fixtures.get(i) else { break };
             let result = play_fixture(a, b, fixture, &config);

@@ -1,7 +1,10 @@
 //! Progress bars for long work, in one style, and progress lines printed above them. Every bar
 //! joins one set for the whole process, so that bars of threads working at once (the roles of a
 //! concurrent `run`) are drawn one above the other; a thread that names its role ([`set_role`])
-//! gets that name at the head of its bars and lines (`[train] ...`).
+//! gets that name at the head of its bars and lines (`[train] ...`). Long work stops cleanly on
+//! Ctrl-C or SIGTERM through [`interrupt`].
+
+pub mod interrupt;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::cell::Cell;

@@ -6,9 +6,9 @@
 //! concurrent `run` runs the same loop ([`follow`]). One gate (the candidate against the best net,
 //! the promotion, the records) is [`candidate`]; the games against the anchors are [`anchors`].
 
-use crate::interrupt;
 use crate::run_state::{ensure_best, open_run_options, RunDirOptions};
 use crate::store_retry::{retry, sleep};
+use progress::interrupt;
 pub mod anchors;
 pub mod candidate;
 

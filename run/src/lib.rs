@@ -10,7 +10,6 @@ mod budget;
 mod egdb_accuracy;
 mod export;
 mod gate;
-mod interrupt;
 mod ladder;
 mod logs;
 mod run_loop;

@@ -8,11 +8,11 @@ mod concurrent;
 mod sequential;
 
 use crate::budget::Progress;
-use crate::interrupt;
 use crate::run_state::{open_run_options, RunDirOptions};
 use crate::selfplay::GameSetup;
 use crate::train::open_trainer;
 use anyhow::{bail, Result};
+use progress::interrupt;
 use runconfig::{RunConfig, RunMode};
 use rundata::{CachedRun, RunDir};
 use train::{SelfPlayFigures, Trainer};

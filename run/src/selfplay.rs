@@ -7,9 +7,9 @@
 //! replaced while games are in flight, is [`PlayingNet`]). The games themselves are the `selfplay`
 //! crate's.
 
-use crate::interrupt;
 use crate::run_state::{ensure_best, open_run_options, RunDirOptions};
 use crate::store_retry::retry;
+use progress::interrupt;
 mod playing_net;
 
 use anyhow::{Context, Result};

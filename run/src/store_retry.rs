@@ -2,8 +2,8 @@
 //! what needs the store with exponential backoff, saying so, instead of failing; every other
 //! error still ends the command.
 
-use crate::interrupt;
 use anyhow::Result;
+use progress::interrupt;
 use rundata::{RunDirError, StoreError};
 use std::time::Duration;
 

@@ -7,13 +7,13 @@
 
 pub mod follow;
 
-use crate::interrupt;
 use crate::run_state::{open_run_options, RunDirOptions};
 use crate::store_retry::retry;
 use crate::train_store::download_state;
 use anyhow::{bail, Result};
 use egdb::Tables;
 use follow::report_refresh;
+use progress::interrupt;
 use runconfig::RunConfig;
 use rundata::{layout, RunDir};
 use train::{EndgameSet, TrainPaths, Trainer};

@@ -14,12 +14,12 @@
 use super::{figures, phase_seed, step_limit, Parts};
 use crate::budget::{exhausted, games_for_phase, out_of_time, share_spent, Progress, Spent};
 use crate::gate;
-use crate::interrupt;
 use crate::run_state::ensure_best;
 use crate::selfplay::{Batch, Batches, GameSetup};
 use crate::train::follow;
 use anyhow::{Error, Result};
 use egdb::Tables;
+use progress::interrupt;
 use runconfig::{BudgetConfig, RunConfig};
 use rundata::{BestNet, CachedRun};
 use selfplay::SessionReport;

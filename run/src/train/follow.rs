@@ -6,10 +6,10 @@
 //! checkpoints ([`train_paid_steps`], with a progress bar) and the checkpoints are here too, for
 //! the sequential `run` as well.
 
-use crate::interrupt;
 use crate::store_retry::{retry, sleep};
 use crate::train_store::upload_state;
 use anyhow::Result;
+use progress::interrupt;
 use rundata::{layout, CachedRun};
 use std::time::{Duration, Instant};
 use train::{StepOutcome, Trainer};
