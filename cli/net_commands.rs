@@ -60,6 +60,9 @@ pub struct RunArgs {
     /// Override the budget: total wall-clock minutes.
     #[arg(long)]
     pub wall_minutes: Option<f64>,
+    /// Override the budget: total hours of the run process's CPU time (all its threads).
+    #[arg(long)]
+    pub cpu_hours: Option<f64>,
 }
 
 /// `checkers-zero selfplay`.

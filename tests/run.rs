@@ -64,6 +64,35 @@ pub fn writes_every_artifact_and_resumes(config: &str) {
 }
 
 #[test]
+fn a_cpu_hours_budget_stops_the_run_and_counts_over_its_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = dir.path().join("run");
+    let run_arg = arg(&run_dir);
+    // 3.6 s of the process's CPU time, no other limit (the overrides hold for one call).
+    let budget = |hours| ["--selfplay-games", "0", "--wall-minutes", "0", "--cpu-hours", hours];
+    let config = ["run", "--config", "configs/tiny-sparse.toml", "--run-dir", run_arg];
+    let first = succeed(&[&config[..], &budget("0.001")[..]].concat());
+    assert!(first.contains("budget reached: 0.00"), "{first}");
+    assert!(first.contains("of 0.001 CPU hours"), "{first}");
+    assert!(first.contains("spent over all its sessions: "), "{first}");
+    let run = RunDir::existing(&run_dir).unwrap();
+    let progress: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(run.progress_file()).unwrap()).unwrap();
+    let cpu = progress["cpu_seconds"].as_f64().expect("progress.json keeps the CPU time");
+    assert!(cpu >= 3.6, "{progress}");
+    let shards = list_shards(&run.shards_dir()).unwrap();
+
+    // Resumed, the CPU time of the first session counts: nothing is left to play.
+    let again = succeed(&[&["run", "--run-dir", run_arg][..], &budget("0.001")[..]].concat());
+    assert!(again.contains("of 0.001 CPU hours"), "{again}");
+    assert_eq!(list_shards(&run.shards_dir()).unwrap(), shards);
+    // A bigger one goes on.
+    let more = succeed(&[&["run", "--run-dir", run_arg][..], &budget("0.002")[..]].concat());
+    assert!(more.contains("of 0.002 CPU hours"), "{more}");
+    assert!(list_shards(&run.shards_dir()).unwrap().len() > shards.len(), "{more}");
+}
+
+#[test]
 fn a_run_with_eval_rates_its_nets_against_the_fixed_anchor() {
     rates_its_nets_against_the_fixed_anchor("configs/tiny.toml");
 }

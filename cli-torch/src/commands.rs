@@ -15,6 +15,7 @@ pub fn run_net_command(command: NetCommand) -> Result<()> {
             train_steps: args.train_steps,
             selfplay_games: args.selfplay_games,
             wall_minutes: args.wall_minutes,
+            cpu_hours: args.cpu_hours,
         }),
         NetCommand::Selfplay(args) => selfplay(SelfplayOptions {
             run: run_dir(args.run),

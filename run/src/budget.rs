@@ -6,8 +6,8 @@ use runconfig::BudgetConfig;
 use rundata::RunDir;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
-use std::time::Instant;
-use support::write_atomic;
+use std::time::{Duration, Instant};
+use support::{process_cpu_time, write_atomic};
 
 /// What the run has spent so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -17,6 +17,10 @@ pub struct Spent {
     pub games: u64,
     /// Wall-clock seconds of all the run's sessions.
     pub wall_seconds: f64,
+    /// CPU seconds of all the run's sessions (each session's process, all its threads); 0 in a
+    /// progress file written before it was kept.
+    #[serde(default)]
+    pub cpu_seconds: f64,
 }
 
 /// The spent budget of one run, saved after every change.
@@ -25,6 +29,8 @@ pub struct Progress {
     spent: Spent,
     /// When `spent.wall_seconds` was last brought up to date.
     since: Instant,
+    /// The process's CPU time when `spent.cpu_seconds` was last brought up to date.
+    cpu_since: Option<Duration>,
 }
 
 impl Progress {
@@ -36,13 +42,18 @@ impl Progress {
             Err(e) if e.is_not_found() => Spent::default(),
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         };
-        Ok(Progress { path, spent, since: Instant::now() })
+        Ok(Progress { path, spent, since: Instant::now(), cpu_since: process_cpu_time() })
     }
 
-    /// The spent budget, wall time up to now.
+    /// The spent budget, wall and CPU time up to now.
     pub fn spent(&mut self) -> Spent {
         self.spent.wall_seconds += self.since.elapsed().as_secs_f64();
         self.since = Instant::now();
+        let cpu = process_cpu_time();
+        if let (Some(now), Some(since)) = (cpu, self.cpu_since) {
+            self.spent.cpu_seconds += now.saturating_sub(since).as_secs_f64();
+        }
+        self.cpu_since = cpu;
         self.spent
     }
 
@@ -67,11 +78,18 @@ pub fn exhausted(budget: &BudgetConfig, spent: &Spent, train_steps: u64) -> Opti
     if budget.selfplay_games > 0 && spent.games >= budget.selfplay_games {
         return Some(format!("{} of {} self-play games", spent.games, budget.selfplay_games));
     }
-    if out_of_time(budget, spent) {
+    if out_of_wall_time(budget, spent) {
         return Some(format!(
             "{:.1} of {} minutes",
             spent.wall_seconds / 60.0,
             budget.wall_minutes
+        ));
+    }
+    if out_of_cpu_time(budget, spent) {
+        return Some(format!(
+            "{:.3} of {} CPU hours",
+            spent.cpu_seconds / 3600.0,
+            budget.cpu_hours
         ));
     }
     None
@@ -83,12 +101,21 @@ pub fn share_spent(budget: &BudgetConfig, spent: &Spent, train_steps: u64) -> f6
     share(train_steps as f64, budget.train_steps as f64)
         .max(share(spent.games as f64, budget.selfplay_games as f64))
         .max(share(spent.wall_seconds, budget.wall_minutes * 60.0))
+        .max(share(spent.cpu_seconds, budget.cpu_hours * 3600.0))
         .clamp(0.0, 1.0)
 }
 
-/// Whether the wall-clock limit of the budget is reached.
+/// Whether the wall-clock or the CPU-time limit of the budget is reached.
 pub fn out_of_time(budget: &BudgetConfig, spent: &Spent) -> bool {
+    out_of_wall_time(budget, spent) || out_of_cpu_time(budget, spent)
+}
+
+fn out_of_wall_time(budget: &BudgetConfig, spent: &Spent) -> bool {
     budget.wall_minutes > 0.0 && spent.wall_seconds >= budget.wall_minutes * 60.0
+}
+
+fn out_of_cpu_time(budget: &BudgetConfig, spent: &Spent) -> bool {
+    budget.cpu_hours > 0.0 && spent.cpu_seconds >= budget.cpu_hours * 3600.0
 }
 
 /// Games the next self-play phase may play: a generation, or what the game budget has left.
@@ -113,12 +140,15 @@ mod tests {
             wall_minutes: 10.0,
             ..BudgetConfig::default()
         };
-        let spent = Spent { games: 100, wall_seconds: 300.0 };
+        let spent = Spent { games: 100, wall_seconds: 300.0, cpu_seconds: 0.0 };
         assert_eq!(share_spent(&budget, &spent, 99_999), 0.5, "the wall time, 5 of 10 minutes");
-        let spent = Spent { games: 900, wall_seconds: 300.0 };
+        let spent = Spent { games: 900, ..spent };
         assert_eq!(share_spent(&budget, &spent, 0), 0.9);
-        let spent = Spent { games: 2000, wall_seconds: 0.0 };
+        let spent = Spent { games: 2000, wall_seconds: 0.0, cpu_seconds: 0.0 };
         assert_eq!(share_spent(&budget, &spent, 0), 1.0);
+        let cpu = BudgetConfig { cpu_hours: 2.0, ..budget };
+        let spent = Spent { games: 0, wall_seconds: 60.0, cpu_seconds: 5400.0 };
+        assert_eq!(share_spent(&cpu, &spent, 0), 0.75, "1.5 of 2 CPU hours");
     }
 
     #[test]
@@ -127,6 +157,7 @@ mod tests {
             train_steps: 10,
             selfplay_games: 5,
             wall_minutes: 1.0,
+            cpu_hours: 0.5,
             games_per_generation: 4,
         };
         let fresh = Spent::default();
@@ -137,8 +168,13 @@ mod tests {
             .unwrap()
             .contains("minutes"));
         assert!(out_of_time(&budget, &Spent { wall_seconds: 61.0, ..fresh }));
-        assert!(!out_of_time(&budget, &Spent { games: 5, ..fresh }));
-        let unlimited = BudgetConfig { train_steps: 0, selfplay_games: 0, ..budget };
+        assert!(exhausted(&budget, &Spent { cpu_seconds: 1800.0, ..fresh }, 0)
+            .unwrap()
+            .contains("0.500 of 0.5 CPU hours"));
+        assert!(out_of_time(&budget, &Spent { cpu_seconds: 1800.0, ..fresh }));
+        assert!(!out_of_time(&budget, &Spent { games: 5, cpu_seconds: 1799.0, ..fresh }));
+        let unlimited =
+            BudgetConfig { train_steps: 0, selfplay_games: 0, cpu_hours: 0.0, ..budget };
         assert_eq!(exhausted(&unlimited, &Spent { games: 1000, ..fresh }, 1000), None);
         assert_eq!(games_for_phase(&budget, &Spent { games: 3, ..fresh }), 2);
         assert_eq!(games_for_phase(&unlimited, &fresh), 4);
@@ -152,6 +188,28 @@ mod tests {
         progress.add_games(3).unwrap();
         let mut again = Progress::open(&run).unwrap();
         assert_eq!(again.spent().games, 3);
+    }
+
+    #[test]
+    fn the_cpu_time_spent_counts_from_the_open_and_adds_to_the_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::create(dir.path()).unwrap();
+        std::fs::write(run.progress_file(), r#"{"games": 3, "wall_seconds": 60.0}"#).unwrap();
+        let mut progress = Progress::open(&run).unwrap();
+        // A file without it: none before the open (the process's other threads, the other tests,
+        // may add a little since).
+        assert!(progress.spent().cpu_seconds < 1.0);
+        let start = process_cpu_time().unwrap();
+        while process_cpu_time().unwrap() < start + Duration::from_millis(30) {
+            std::hint::black_box((0..10_000u64).sum::<u64>());
+        }
+        progress.save().unwrap();
+        let file: Spent = serde_json::from_slice(&run.read_progress().unwrap()).unwrap();
+        assert!(file.cpu_seconds >= 0.03, "{file:?}");
+        assert_eq!((file.games, file.wall_seconds >= 60.0), (3, true));
+        // Reopened, it goes on from the saved CPU time.
+        let again = Progress::open(&run).unwrap().spent().cpu_seconds;
+        assert!(again >= file.cpu_seconds, "{again} of {file:?}");
     }
 
     #[test]

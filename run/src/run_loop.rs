@@ -27,6 +27,8 @@ pub struct RunOptions {
     pub selfplay_games: Option<u64>,
     /// Total wall-clock minutes (default: the config's budget).
     pub wall_minutes: Option<f64>,
+    /// Total hours of the run process's CPU time (default: the config's budget).
+    pub cpu_hours: Option<f64>,
 }
 
 /// `checkers-zero run`: the whole loop on one machine until the budget is spent.
@@ -46,6 +48,7 @@ pub fn run(options: RunOptions) -> Result<()> {
     budget.train_steps = options.train_steps.unwrap_or(budget.train_steps);
     budget.selfplay_games = options.selfplay_games.unwrap_or(budget.selfplay_games);
     budget.wall_minutes = options.wall_minutes.unwrap_or(budget.wall_minutes);
+    budget.cpu_hours = options.cpu_hours.unwrap_or(budget.cpu_hours);
     config.validate()?;
     println!("run {} (config kept in {})", run.root().display(), run.config_file().display());
     let progress = Progress::open(run)?;
@@ -100,6 +103,13 @@ fn figures(t: &selfplay::SessionTotals) -> SelfPlayFigures {
 }
 
 fn print_outcome(run: &RunDir) -> Result<()> {
+    let spent = Progress::open(run)?.spent();
+    println!(
+        "spent over all its sessions: {} self-play games, {:.3} hours of wall time, {:.3} CPU hours",
+        spent.games,
+        spent.wall_seconds / 3600.0,
+        spent.cpu_seconds / 3600.0
+    );
     if let Some(best) = run.best()? {
         let root = run.root().display();
         println!(

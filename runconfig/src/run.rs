@@ -130,6 +130,9 @@ pub struct BudgetConfig {
     pub selfplay_games: u64,
     /// Wall-clock minutes over the whole run (resumed runs add up).
     pub wall_minutes: f64,
+    /// Hours of CPU time of the `run` process, all its threads, over the whole run (resumed runs
+    /// add up): the compute spent, whatever else shares the machine.
+    pub cpu_hours: f64,
     /// Self-play games per generation: games played with one best net before training on them.
     pub games_per_generation: u64,
 }
@@ -140,6 +143,7 @@ impl Default for BudgetConfig {
             train_steps: 0,
             selfplay_games: 0,
             wall_minutes: 5.0,
+            cpu_hours: 0.0,
             games_per_generation: 64,
         }
     }
@@ -177,8 +181,15 @@ impl RunConfig {
         if !(b.wall_minutes >= 0.0 && b.wall_minutes.is_finite()) {
             bail!("`budget.wall_minutes` = {} must be a finite number >= 0", b.wall_minutes);
         }
-        if b.train_steps == 0 && b.selfplay_games == 0 && b.wall_minutes == 0.0 {
-            bail!("`budget`: set at least one of train_steps, selfplay_games, wall_minutes (all are 0: the run would never stop)");
+        if !(b.cpu_hours >= 0.0 && b.cpu_hours.is_finite()) {
+            bail!("`budget.cpu_hours` = {} must be a finite number >= 0", b.cpu_hours);
+        }
+        if b.train_steps == 0
+            && b.selfplay_games == 0
+            && b.wall_minutes == 0.0
+            && b.cpu_hours == 0.0
+        {
+            bail!("`budget`: set at least one of train_steps, selfplay_games, wall_minutes, cpu_hours (all are 0: the run would never stop)");
         }
         if b.games_per_generation == 0 {
             bail!("`budget.games_per_generation` must be at least 1");

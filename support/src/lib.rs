@@ -15,7 +15,7 @@ pub mod shown;
 pub use atomic::{replace_atomic, temporary_owner, write_atomic, WriteError};
 pub use cases::property_cases;
 pub use check::{check, Invalid};
-pub use clock::{since_epoch, unix_millis, unix_seconds};
+pub use clock::{process_cpu_time, since_epoch, unix_millis, unix_seconds};
 pub use device::{DeviceSpec, DeviceSpecError};
 pub use error::{one_line, panic_message, some_of, warn_once};
 pub use naming::{process_token, unique_name};
