@@ -51,16 +51,17 @@ pub struct RunArgs {
     /// The run and its config.
     #[command(flatten)]
     pub run: RunDirArgs,
-    /// Override the budget: total training steps.
+    /// The budget: total training steps. Any budget option replaces the config's whole budget
+    /// for this call (the limits not given are off).
     #[arg(long)]
     pub train_steps: Option<u64>,
-    /// Override the budget: total self-play games.
+    /// The budget: total self-play games.
     #[arg(long)]
     pub selfplay_games: Option<u64>,
-    /// Override the budget: total wall-clock minutes.
+    /// The budget: total wall-clock minutes.
     #[arg(long)]
     pub wall_minutes: Option<f64>,
-    /// Override the budget: total hours of the run process's CPU time (all its threads).
+    /// The budget: total hours of the run process's CPU time (all its threads).
     #[arg(long)]
     pub cpu_hours: Option<f64>,
 }

@@ -291,6 +291,12 @@ fn a_game_of_a_run_is_replayed_ply_by_ply_with_the_nets_view_in_chromium() {
     let browser = Browser::start();
     browser.command("POST", "/url", Some(json!({"url": format!("http://127.0.0.1:{port}/")})));
     browser.wait_for("the run", "return !document.getElementById('run').hidden");
+    // A run without a progress file yet has spent nothing, in wall hours or core-hours.
+    let summary = browser.script("return document.getElementById('run-summary').textContent");
+    assert!(
+        summary.as_str().unwrap().contains("0 games in 0.00 h and 0.00 core-hours"),
+        "{summary}"
+    );
     browser.wait_for(
         "the game file",
         "const s = document.getElementById('game-files'); \

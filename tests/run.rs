@@ -68,8 +68,9 @@ fn a_cpu_hours_budget_stops_the_run_and_counts_over_its_sessions() {
     let dir = tempfile::tempdir().unwrap();
     let run_dir = dir.path().join("run");
     let run_arg = arg(&run_dir);
-    // 3.6 s of the process's CPU time, no other limit (the overrides hold for one call).
-    let budget = |hours| ["--selfplay-games", "0", "--wall-minutes", "0", "--cpu-hours", hours];
+    // 3.6 s of the process's CPU time and no other limit: a budget on the command line replaces
+    // the config's (its 16 games and 2 minutes).
+    let budget = |hours| ["--cpu-hours", hours];
     let config = ["run", "--config", "configs/tiny-sparse.toml", "--run-dir", run_arg];
     let first = succeed(&[&config[..], &budget("0.001")[..]].concat());
     assert!(first.contains("budget reached: 0.00"), "{first}");
@@ -80,6 +81,10 @@ fn a_cpu_hours_budget_stops_the_run_and_counts_over_its_sessions() {
         serde_json::from_slice(&std::fs::read(run.progress_file()).unwrap()).unwrap();
     let cpu = progress["cpu_seconds"].as_f64().expect("progress.json keeps the CPU time");
     assert!(cpu >= 3.6, "{progress}");
+    // Its hint to train on asks for half an hour more than the run has spent, whatever it spent.
+    let wall = progress["wall_seconds"].as_f64().expect("and the wall time");
+    let hint = format!("--wall-minutes {}", (wall / 60.0).ceil() + 30.0);
+    assert!(first.contains(&hint), "{first}");
     let shards = list_shards(&run.shards_dir()).unwrap();
 
     // Resumed, the CPU time of the first session counts: nothing is left to play.
@@ -118,10 +123,15 @@ pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
     for r in &evaluations {
         assert_eq!((r.opponent.as_str(), r.tally.games()), ("alphabeta:1", 2), "{r:?}");
     }
-    // Each record carries the run's clock, which the learning curve is drawn along.
-    let clock: Vec<f64> =
-        evaluations.iter().map(|r| r.run_seconds.expect("the run's time")).collect();
-    assert!(clock.windows(2).all(|w| w[0] <= w[1]), "{clock:?}");
+    // Each record carries the run's clocks, wall and CPU time; the learning curve is drawn along
+    // its CPU time.
+    let clocks: [fn(&arena::EvalRecord) -> Option<f64>; 2] =
+        [|r| r.run_seconds, |r| r.run_cpu_seconds];
+    for clock in clocks {
+        let times: Vec<f64> =
+            evaluations.iter().map(|r| clock(r).expect("the run's time")).collect();
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+    }
     let results = std::fs::read_to_string(run.results_file()).unwrap();
     let anchor_games = results.lines().filter(|l| l.contains("\"alphabeta:1\"")).count();
     assert_eq!(anchor_games, 2 * evaluations.len(), "{results}");
@@ -138,10 +148,13 @@ pub fn rates_its_nets_against_the_fixed_anchor(config: &str) {
     // And prints its learning curve against it, plotted both ways.
     let curve = ladder.split("learning curve against the fixed opponents: ").nth(1).expect(&ladder);
     assert!(
-        curve.starts_with(&format!("{} evaluations; hours of the run", evaluations.len())),
+        curve.starts_with(&format!(
+            "{} evaluations; core-hours of the run (its CPU time)",
+            evaluations.len()
+        )),
         "{ladder}"
     );
-    assert!(curve.contains("score per hour: first half"), "{ladder}");
+    assert!(curve.contains("score per core-hour: first half"), "{ladder}");
     for plot in ["curve.svg", "curve-time.svg"] {
         let svg = std::fs::read_to_string(run.root().join(plot)).unwrap();
         assert_eq!(svg.matches("<circle").count(), evaluations.len(), "{plot}");

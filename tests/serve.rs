@@ -337,7 +337,8 @@ fn a_run_is_shown_beside_the_board_its_games_replayed_and_nothing_else_served() 
     }
     game.set_tag("Black", "mcts:step-0000000100:400");
     std::fs::write(run.games_dir().join("a.pdn"), draughts::write_pdn(&[game])).unwrap();
-    std::fs::write(run.progress_file(), r#"{"games": 120, "wall_seconds": 1800.0}"#).unwrap();
+    let progress = r#"{"games": 120, "wall_seconds": 1800.0, "cpu_seconds": 2700.0}"#;
+    std::fs::write(run.progress_file(), progress).unwrap();
     std::fs::write(run.root().join("curve.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>")
         .unwrap();
     let root = crate::helpers::arg(run.root());
@@ -347,6 +348,7 @@ fn a_run_is_shown_beside_the_board_its_games_replayed_and_nothing_else_served() 
     let summary = json_of(status, &body, 200);
     assert_eq!(summary["games"], json!(120));
     assert_eq!(summary["games_per_hour"], json!(240.0));
+    assert_eq!(summary["cpu_hours"], json!(0.75));
     assert_eq!(summary["plots"], json!(["curve.svg"]));
     assert_eq!(summary["game_files"], json!(["a.pdn"]));
     let (status, svg) = request(&server, "GET", "/run/curve.svg", None);

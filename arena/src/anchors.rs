@@ -104,6 +104,10 @@ pub struct EvalRecord {
     /// evaluation ran outside `run`, e.g. in a separate `gate --follow`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_seconds: Option<f64>,
+    /// The run's CPU time when the evaluation began, all its process's threads, summed over its
+    /// sessions (absent outside `run` and in records written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_cpu_seconds: Option<f64>,
     /// The net's checkpoint, relative to its run (absent in records written before it was kept,
     /// and outside `run`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -148,6 +152,7 @@ pub fn play_anchor(
         unix_time: support::unix_seconds(),
         seconds: clock.elapsed().as_secs_f64(),
         run_seconds: None,
+        run_cpu_seconds: None,
         checkpoint: None,
     };
     Ok((record, games))

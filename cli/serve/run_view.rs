@@ -73,6 +73,7 @@ impl RunView {
         let best = self.run.best()?;
         let progress = self.progress()?;
         let hours = progress["wall_seconds"].as_f64().unwrap_or(0.0) / 3600.0;
+        let cpu_hours = progress["cpu_seconds"].as_f64().unwrap_or(0.0) / 3600.0;
         let games = progress["games"].as_u64().unwrap_or(0);
         let steps = best.as_ref().map_or(0, |b| b.step);
         let mut files: Vec<String> = std::fs::read_dir(self.run.games_dir())
@@ -94,6 +95,7 @@ impl RunView {
             })),
             "games": games,
             "hours": hours,
+            "cpu_hours": cpu_hours,
             "games_per_hour": if hours > 0.0 { games as f64 / hours } else { 0.0 },
             "steps": steps,
             "plots": plots,

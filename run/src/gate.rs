@@ -6,6 +6,7 @@
 //! concurrent `run` runs the same loop ([`follow`]). One gate (the candidate against the best net,
 //! the promotion, the records) is [`candidate`]; the games against the anchors are [`anchors`].
 
+use crate::budget::Spent;
 use crate::run_state::{ensure_best, open_run_options, RunDirOptions};
 use crate::store_retry::{retry, sleep};
 use progress::interrupt;
@@ -52,8 +53,9 @@ pub struct Until<'a> {
     pub candidates_ended: &'a dyn Fn() -> bool,
     /// Then the best net plays the anchors of `[eval]` whether due or not (the final net).
     pub final_evaluation: bool,
-    /// The run's wall time so far, where the loop runs inside `run` (for the evaluation records).
-    pub run_clock: Option<&'a dyn Fn() -> f64>,
+    /// The run's time spent so far, where the loop runs inside `run` (for the evaluation
+    /// records).
+    pub run_clock: Option<&'a dyn Fn() -> Spent>,
 }
 
 /// Gates each new candidate and evaluates the best net against the anchors when due (after a
@@ -73,13 +75,13 @@ pub fn follow(
         let ended = (until.candidates_ended)();
         let (best, candidate) = retry(waiting, || next_candidate(cached, config))?;
         let last = ended && candidate.is_none() && until.final_evaluation;
-        let run_seconds = until.run_clock.map(|clock| clock());
-        let due = || anchors::due(cached, config, &best, last, run_seconds);
+        let spent = until.run_clock.map(|clock| clock());
+        let due = || anchors::due(cached, config, &best, last, spent.map(|s| s.wall_seconds));
         let opponents = retry(waiting, due)?;
         if !opponents.is_empty() {
             let evaluate = || {
                 let tables = tables.clone();
-                anchors::evaluate(cached, config, tables, &best, &opponents, run_seconds, tb)
+                anchors::evaluate(cached, config, tables, &best, &opponents, spent, tb)
             };
             retry(waiting, evaluate)?;
         } else if let Some(step) = candidate {

@@ -4,10 +4,10 @@
 //! step (`RUN/elo.svg`) and against wall time (`RUN/elo-time.svg`). With endgame tables, each
 //! net's value accuracy on them (`egdb acc`, from `RUN/train/egdb_accuracy.jsonl`) stands beside
 //! its rating. Then the learning curve against the fixed opponents of `[eval]` (`RUN/eval.jsonl`):
-//! the results pooled over equal spans of the run's hours, the slope of the score per hour over
-//! the first and the last half of the run (and over its last hour, from two hours on), and plots
-//! of each evaluation's score against step (`RUN/curve.svg`) and against the run's hours
-//! (`RUN/curve-time.svg`).
+//! the results pooled over equal spans of the run's core-hours (its CPU time; wall hours in a log
+//! from before it was kept), the slope of the score per hour over the first and the last half of
+//! the run (and over its last hour, from two hours on), and plots of each evaluation's score
+//! against step (`RUN/curve.svg`) and against the run's hours (`RUN/curve-time.svg`).
 
 use anyhow::{Context, Result};
 use arena::signed_elo;
@@ -117,11 +117,10 @@ fn learning_curve(cached: &CachedRun, plot: &Path) -> Result<()> {
     }
     let curve = LearningCurve::of(&records);
     let end = curve.end_hours();
+    let (label, unit) = (curve.clock.label(), curve.clock.unit());
     let clock = match curve.clock {
-        Clock::Run => "hours of the run",
-        Clock::SinceFirstRecord => {
-            "hours since the first evaluation (some records lack the run's time)"
-        }
+        Clock::SinceFirstRecord => format!("{label} (some records lack the run's time)"),
+        Clock::RunCpu | Clock::Run => label.to_string(),
     };
     println!();
     println!("learning curve against the fixed opponents: {} evaluations; {clock}", records.len());
@@ -129,7 +128,12 @@ fn learning_curve(cached: &CachedRun, plot: &Path) -> Result<()> {
         println!("{}", anchor.opponent);
         println!(
             "  {:>11}  {:>15}  {:>5}  {:>14}  {:>5}  {:>22}",
-            "hours", "steps", "games", "+W =D -L", "score", "Elo [95%]"
+            format!("{unit}s"),
+            "steps",
+            "games",
+            "+W =D -L",
+            "score",
+            "Elo [95%]"
         );
         for span in anchor.spans(CURVE_SPANS, end) {
             let (t, elo) = (span.tally, span.tally.elo());
@@ -146,12 +150,12 @@ fn learning_curve(cached: &CachedRun, plot: &Path) -> Result<()> {
         let (first, last) = anchor.halves(end);
         // A run of under two hours: its last half says as much as its last hour.
         let last_hour = if end >= 2.0 {
-            format!(", last hour {}", describe_slope(anchor.last_hour(end)))
+            format!(", last {unit} {}", describe_slope(anchor.last_hour(end)))
         } else {
             String::new()
         };
         println!(
-            "  score per hour: first half {}, last half {}{last_hour}",
+            "  score per {unit}: first half {}, last half {}{last_hour}",
             describe_slope(first),
             describe_slope(last)
         );

@@ -13,22 +13,43 @@ use crate::selfplay::GameSetup;
 use crate::train::open_trainer;
 use anyhow::{bail, Result};
 use progress::interrupt;
-use runconfig::{RunConfig, RunMode};
+use runconfig::{BudgetConfig, RunConfig, RunMode};
 use rundata::{CachedRun, RunDir};
 use train::{SelfPlayFigures, Trainer};
 
-/// What `checkers-zero run` runs: the run, and the budget's overrides.
+/// What `checkers-zero run` runs: the run, and a budget of this call's own. A limit given here
+/// replaces the config's whole budget: the limits not given are then off.
 pub struct RunOptions {
     /// The run and its config.
     pub run: RunDirOptions,
-    /// Total training steps (default: the config's budget).
+    /// Total training steps.
     pub train_steps: Option<u64>,
-    /// Total self-play games (default: the config's budget).
+    /// Total self-play games.
     pub selfplay_games: Option<u64>,
-    /// Total wall-clock minutes (default: the config's budget).
+    /// Total wall-clock minutes.
     pub wall_minutes: Option<f64>,
-    /// Total hours of the run process's CPU time (default: the config's budget).
+    /// Total hours of the run process's CPU time.
     pub cpu_hours: Option<f64>,
+}
+
+impl RunOptions {
+    /// The budget of this call: `config`'s, or, when any limit is given, those limits alone.
+    fn budget(&self, config: &BudgetConfig) -> BudgetConfig {
+        let given = self.train_steps.is_some()
+            || self.selfplay_games.is_some()
+            || self.wall_minutes.is_some()
+            || self.cpu_hours.is_some();
+        if !given {
+            return *config;
+        }
+        BudgetConfig {
+            train_steps: self.train_steps.unwrap_or(0),
+            selfplay_games: self.selfplay_games.unwrap_or(0),
+            wall_minutes: self.wall_minutes.unwrap_or(0.0),
+            cpu_hours: self.cpu_hours.unwrap_or(0.0),
+            ..*config
+        }
+    }
 }
 
 /// `checkers-zero run`: the whole loop on one machine until the budget is spent.
@@ -44,11 +65,7 @@ pub fn run(options: RunOptions) -> Result<()> {
         );
     }
     let run = cached.run();
-    let budget = &mut config.budget;
-    budget.train_steps = options.train_steps.unwrap_or(budget.train_steps);
-    budget.selfplay_games = options.selfplay_games.unwrap_or(budget.selfplay_games);
-    budget.wall_minutes = options.wall_minutes.unwrap_or(budget.wall_minutes);
-    budget.cpu_hours = options.cpu_hours.unwrap_or(budget.cpu_hours);
+    config.budget = options.budget(&config.budget);
     config.validate()?;
     println!("run {} (config kept in {})", run.root().display(), run.config_file().display());
     let progress = Progress::open(run)?;
@@ -120,7 +137,9 @@ fn print_outcome(run: &RunDir) -> Result<()> {
         );
         println!("next: play it in the browser: checkers-zero serve --run-dir {root}");
         println!("      rate it:  checkers-zero match mcts:{root} alphabeta --time 0.1");
-        println!("      train on: checkers-zero run --run-dir {root} --wall-minutes 30");
+        // The budget is the run's total: half an hour more than it has spent.
+        let minutes = (spent.wall_seconds / 60.0).ceil() + 30.0;
+        println!("      train on: checkers-zero run --run-dir {root} --wall-minutes {minutes}");
     }
     Ok(())
 }

@@ -3,10 +3,11 @@
 //! per hour over the first and the last half of the run, so a reader sees whether a run still
 //! learns.
 //!
-//! A record's time is the run's own wall time when the evaluation began (`run_seconds`, summed
-//! over resumed sessions); a log with a record that lacks it (written by a gate outside `run`, or
-//! by an older version) is placed by its `unix_time` since the first record instead, gaps between
-//! sessions included.
+//! A record's time is the run's CPU time when the evaluation began (`run_cpu_seconds`, summed
+//! over resumed sessions: core-hours, the compute spent, whatever else shared the machine); a log
+//! with a record that lacks it (written by an older version) is placed by the run's wall time
+//! (`run_seconds`), and one with a record that lacks that too (written by a gate outside `run`) by
+//! its `unix_time` since the first record, gaps between sessions included.
 
 use crate::anchors::EvalRecord;
 use crate::ratings::tally::Tally;
@@ -19,10 +20,40 @@ const Z95: f64 = 1.959_963_984_540_054;
 /// Which clock placed the records along the curve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Clock {
+    /// The run's CPU time, summed over its sessions.
+    RunCpu,
     /// The run's wall time, summed over its sessions.
     Run,
     /// Wall-clock time since the first record (a log with records that lack the run's time).
     SinceFirstRecord,
+}
+
+impl Clock {
+    /// What the curve's hours are, as an axis label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Clock::RunCpu => "core-hours of the run (its CPU time)",
+            Clock::Run => "hours of the run",
+            Clock::SinceFirstRecord => "hours since the first evaluation",
+        }
+    }
+
+    /// The unit of the curve's hours.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Clock::RunCpu => "core-hour",
+            Clock::Run | Clock::SinceFirstRecord => "hour",
+        }
+    }
+
+    /// A record's time on this clock, in seconds, where it has it.
+    fn seconds(self, record: &EvalRecord) -> Option<f64> {
+        match self {
+            Clock::RunCpu => record.run_cpu_seconds,
+            Clock::Run => record.run_seconds,
+            Clock::SinceFirstRecord => None,
+        }
+    }
 }
 
 /// One evaluation of a net against the opponent.
@@ -79,15 +110,14 @@ pub struct Span {
 impl LearningCurve {
     /// The curves of `records`.
     pub fn of(records: &[EvalRecord]) -> LearningCurve {
-        let clock = if records.iter().all(|r| r.run_seconds.is_some()) {
-            Clock::Run
-        } else {
-            Clock::SinceFirstRecord
-        };
+        let clock = [Clock::RunCpu, Clock::Run]
+            .into_iter()
+            .find(|clock| records.iter().all(|r| clock.seconds(r).is_some()))
+            .unwrap_or(Clock::SinceFirstRecord);
         let first = records.iter().map(|r| r.unix_time.saturating_sub(r.seconds as u64)).min();
-        let hours = |r: &EvalRecord| match (clock, r.run_seconds) {
-            (Clock::Run, Some(seconds)) => seconds / 3600.0,
-            _ => {
+        let hours = |r: &EvalRecord| match clock.seconds(r) {
+            Some(seconds) => seconds / 3600.0,
+            None => {
                 let began = r.unix_time.saturating_sub(r.seconds as u64);
                 began.saturating_sub(first.unwrap_or(0)) as f64 / 3600.0
             }
@@ -203,6 +233,7 @@ mod tests {
             unix_time: 1_000_000 + run_seconds.unwrap_or(0.0) as u64,
             seconds: 0.0,
             run_seconds,
+            run_cpu_seconds: None,
             checkpoint: None,
         }
     }
@@ -277,6 +308,25 @@ mod tests {
         assert!(last.per_hour.abs() < 1e-9, "{last:?}");
         let (first, _) = curve.anchors[0].halves(end);
         assert!((first.unwrap().per_hour - 0.2).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_runs_cpu_time_places_the_records_when_every_record_has_it() {
+        // Two cores' worth of CPU time per wall hour, the second core's share rising.
+        let mut records = vec![
+            record("a", Some(0.0), 0, tally(1, 0, 0)),
+            record("a", Some(3600.0), 10, tally(1, 0, 0)),
+        ];
+        records[0].run_cpu_seconds = Some(0.0);
+        records[1].run_cpu_seconds = Some(7200.0);
+        let curve = LearningCurve::of(&records);
+        assert_eq!(curve.clock, Clock::RunCpu);
+        assert_eq!((curve.clock.unit(), curve.end_hours()), ("core-hour", 2.0));
+        // A record from before the CPU time was kept puts the whole curve on the wall clock.
+        records[0].run_cpu_seconds = None;
+        let curve = LearningCurve::of(&records);
+        assert_eq!(curve.clock, Clock::Run);
+        assert_eq!((curve.clock.unit(), curve.end_hours()), ("hour", 1.0));
     }
 
     #[test]

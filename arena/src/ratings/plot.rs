@@ -6,7 +6,7 @@
 //! rating. On the curve, each opponent is a line through its evaluations' scores, each with its
 //! 95% interval.
 
-use crate::ratings::curve::{Clock, LearningCurve};
+use crate::ratings::curve::LearningCurve;
 use crate::ratings::ladder::Rating;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -106,10 +106,9 @@ pub fn elo_svg(ratings: &[Rating], axis: XAxis) -> String {
 /// The SVG document of `curve`: for each opponent, the score of every evaluation against it
 /// (with its 95% interval) along the run's hours or along the training step.
 pub fn curve_svg(curve: &LearningCurve, axis: XAxis) -> String {
-    let x_label = match (axis, curve.clock) {
-        (XAxis::Step, _) => "training step",
-        (XAxis::Hours, Clock::Run) => "hours of the run",
-        (XAxis::Hours, Clock::SinceFirstRecord) => "hours since the first evaluation",
+    let x_label = match axis {
+        XAxis::Step => "training step",
+        XAxis::Hours => curve.clock.label(),
     };
     let points = || curve.anchors.iter().flat_map(|a| &a.points);
     let at = |p: &crate::CurvePoint| match axis {
@@ -346,6 +345,7 @@ mod tests {
             unix_time: 0,
             seconds: 0.0,
             run_seconds: Some(step as f64 * 3.6),
+            run_cpu_seconds: None,
             checkpoint: None,
         };
         let records = [record("a", 0, 0), record("a", 1000, 2), record("b", 1000, 4)];

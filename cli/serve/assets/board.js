@@ -255,7 +255,7 @@ async function showRun() {
   $("run").hidden = false;
   const best = run.best ? `best net: generation ${run.best.generation}, step ${run.best.step}` : "no best net yet";
   $("run-summary").textContent = `${best}; ${run.games} games in ${run.hours.toFixed(2)} h ` +
-    `(${Math.round(run.games_per_hour)} games/h)`;
+    `and ${run.cpu_hours.toFixed(2)} core-hours (${Math.round(run.games_per_hour)} games/h)`;
   const plots = $("plots");
   plots.textContent = "";
   for (const name of run.plots) {

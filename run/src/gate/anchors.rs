@@ -7,6 +7,7 @@
 //! TensorBoard (`eval/<opponent>/score`, `.../elo`, `.../elo_low`, `.../elo_high`) and the progress
 //! output.
 
+use crate::budget::Spent;
 use crate::logs::{append_records, read_records};
 use crate::run_state::fetch_checkpoint;
 use anyhow::{Context, Result};
@@ -82,15 +83,15 @@ fn opponent_is(record: &EvalRecord, spec: &str) -> bool {
     record.opponent == spec || spec == "alphabeta" && record.opponent.starts_with("alphabeta:")
 }
 
-/// Plays `best` against each of `opponents` and records the results; `run_seconds` is the run's
-/// wall time now, when the caller keeps it (the learning curve's clock).
+/// Plays `best` against each of `opponents` and records the results; `spent` is the run's wall
+/// and CPU time now, when the caller keeps them (the learning curve's clocks).
 pub fn evaluate(
     run: &CachedRun,
     config: &RunConfig,
     tables: Option<Arc<Tables>>,
     best: &BestNet,
     opponents: &[Opponent],
-    run_seconds: Option<f64>,
+    spent: Option<Spent>,
     tb: &mut TbLogger,
 ) -> Result<()> {
     let eval = &config.eval;
@@ -126,7 +127,8 @@ pub fn evaluate(
         let (mut record, games) =
             play_anchor(&player, &entrant, &deck, rules, eval, config.seed, tables.clone())?;
         record.generation = best.generation;
-        record.run_seconds = run_seconds;
+        record.run_seconds = spent.map(|s| s.wall_seconds);
+        record.run_cpu_seconds = spent.map(|s| s.cpu_seconds);
         record.checkpoint = best.checkpoint.to_str().map(str::to_string);
         // The earlier net is recorded under its label, so that its evaluations form one curve;
         // its games in the results log name the net itself.
@@ -190,6 +192,7 @@ mod tests {
             unix_time: 0,
             seconds: 1.0,
             run_seconds: Some(run_seconds),
+            run_cpu_seconds: None,
             checkpoint: checkpoint.then(|| format!("nets/gen-{generation}.safetensors")),
         }
     }

@@ -197,7 +197,7 @@ fn gate(
     let until = gate::Until {
         candidates_ended: &|| shared.training_ended.load(SeqCst),
         final_evaluation: true,
-        run_clock: Some(&|| shared.spent().wall_seconds),
+        run_clock: Some(&|| shared.spent()),
     };
     gate::follow(cached, config, tables, &mut tb, &until).map(drop)
 }

@@ -34,7 +34,7 @@ pub(super) fn run_generations(parts: Parts) -> Result<()> {
         }
         let spent = run.progress.spent();
         let limit = exhausted(&config.budget, &spent, run.trainer.step());
-        run.rate_against_anchors(&best, limit.is_some(), spent.wall_seconds)?;
+        run.rate_against_anchors(&best, limit.is_some(), spent)?;
         if let Some(limit) = limit {
             println!("budget reached: {limit}");
             break;
@@ -58,18 +58,13 @@ struct Sequential<'a> {
 
 impl Sequential<'_> {
     /// The best net against the fixed anchors: when due, and for the final net (`last`).
-    fn rate_against_anchors(
-        &mut self,
-        best: &BestNet,
-        last: bool,
-        wall_seconds: f64,
-    ) -> Result<()> {
+    fn rate_against_anchors(&mut self, best: &BestNet, last: bool, spent: Spent) -> Result<()> {
         let (cached, config) = (self.cached, self.config);
-        let run_seconds = Some(wall_seconds);
-        let opponents = anchors::due(cached, config, best, last, run_seconds)?;
+        let opponents = anchors::due(cached, config, best, last, Some(spent.wall_seconds))?;
         if !opponents.is_empty() {
             let tables = self.setup.tables.clone();
-            anchors::evaluate(cached, config, tables, best, &opponents, run_seconds, &mut self.tb)?;
+            let spent = Some(spent);
+            anchors::evaluate(cached, config, tables, best, &opponents, spent, &mut self.tb)?;
             self.progress.save()?;
         }
         Ok(())
