@@ -143,3 +143,34 @@ fn print_outcome(run: &RunDir) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(wall_minutes: Option<f64>, cpu_hours: Option<f64>) -> RunOptions {
+        let run = RunDirOptions { run_dir: String::new(), cache: None, config: None, commit: "" };
+        RunOptions { run, train_steps: None, selfplay_games: None, wall_minutes, cpu_hours }
+    }
+
+    #[test]
+    fn a_budget_on_the_command_line_replaces_the_configs_whole_budget() {
+        let config = BudgetConfig {
+            selfplay_games: 16,
+            wall_minutes: 5.0,
+            games_per_generation: 8,
+            ..BudgetConfig::default()
+        };
+        assert_eq!(options(None, None).budget(&config), config);
+        let cpu = BudgetConfig {
+            train_steps: 0,
+            selfplay_games: 0,
+            wall_minutes: 0.0,
+            cpu_hours: 8.0,
+            games_per_generation: 8,
+        };
+        assert_eq!(options(None, Some(8.0)).budget(&config), cpu);
+        let both = options(Some(600.0), Some(8.0)).budget(&config);
+        assert_eq!(both, BudgetConfig { wall_minutes: 600.0, ..cpu });
+    }
+}
