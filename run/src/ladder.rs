@@ -5,8 +5,8 @@
 //! net's value accuracy on them (`egdb acc`, from `RUN/train/egdb_accuracy.jsonl`) stands beside
 //! its rating. Then the learning curve against the fixed opponents of `[eval]` (`RUN/eval.jsonl`):
 //! the results pooled over equal spans of the run's core-hours (its CPU time; wall hours in a log
-//! from before it was kept), the slope of the score per hour over the first and the last half of
-//! the run (and over its last hour, from two hours on), and plots of each evaluation's score
+//! from before it was kept), the slope of the score per (core-)hour over the first and the last
+//! half of the run (and over its last hour, from two hours on), and plots of each evaluation's score
 //! against step (`RUN/curve.svg`) and against the run's hours (`RUN/curve-time.svg`).
 
 use anyhow::{Context, Result};

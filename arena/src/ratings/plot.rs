@@ -144,10 +144,11 @@ pub fn curve_svg(curve: &LearningCurve, axis: XAxis) -> String {
             );
             let _ = writeln!(
                 svg,
-                r#"<circle cx="{px:.1}" cy="{:.1}" r="3" fill="{colour}"><title>step {} at {:.2} h: +{} ={} -{}</title></circle>"#,
+                r#"<circle cx="{px:.1}" cy="{:.1}" r="3" fill="{colour}"><title>step {} at {:.2} {}s: +{} ={} -{}</title></circle>"#,
                 y(score),
                 p.step,
                 p.hours,
+                curve.clock.unit(),
                 p.tally.wins,
                 p.tally.draws,
                 p.tally.losses
@@ -355,8 +356,13 @@ mod tests {
             assert_eq!(svg.matches("<circle").count(), 3);
             assert_eq!(svg.matches("<polyline").count(), 2, "a line per opponent");
             assert!(svg.contains(&format!(">{label}</text>")), "{svg}");
-            assert!(svg.contains("step 1000 at 1.00 h: +4 =2 -0"), "{svg}");
+            assert!(svg.contains("step 1000 at 1.00 hours: +4 =2 -0"), "{svg}");
         }
+        // With the run's CPU time in every record, the points are placed (and named) in core-hours.
+        let cpu = records.map(|r| EvalRecord { run_cpu_seconds: Some(r.step as f64 * 7.2), ..r });
+        let svg = curve_svg(&LearningCurve::of(&cpu), XAxis::Hours);
+        assert!(svg.contains("step 1000 at 2.00 core-hours: +4 =2 -0"), "{svg}");
+        assert!(svg.contains(">core-hours of the run (its CPU time)</text>"), "{svg}");
     }
 
     #[test]
