@@ -87,4 +87,14 @@ fn a_run_resumes_in_the_mode_its_config_says() {
     let concurrent = resume(&tiny_concurrent(dir.path()), "16");
     assert!(concurrent.contains("[selfplay] generation"), "{concurrent}");
     assert_eq!(audit(&run).counted_games, 16);
+    // Either mode's training line ends with the learning rate: the default peak of 0.02, or less
+    // during the warm-up.
+    for (log, line) in [(&sequential, "  trained to step "), (&concurrent, "[train] replay: ")] {
+        let rate = log
+            .lines()
+            .filter(|l| l.starts_with(line))
+            .filter_map(|l| l.split("; learning rate ").nth(1)?.strip_suffix(')')?.parse().ok())
+            .last();
+        assert!(rate.is_some_and(|r: f64| r > 0.0 && r <= 0.02), "{log}");
+    }
 }

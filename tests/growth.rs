@@ -35,6 +35,9 @@ fn a_run_widened_in_its_config_trains_and_gates_the_wider_net() {
         .unwrap();
     let more = succeed(&["run", "--run-dir", arg(&run_dir), "--selfplay-games", "32"]);
     assert!(more.contains("resumed training at step"), "{more}");
+    // The resumed trainer has read its 200 positions: its replay lines give the dropped rate.
+    assert!(more.contains("samples trained per position; learning rate 0.0100)"), "{more}");
+    assert!(!more.contains("learning rate 0.0200"), "{more}");
     assert!(more.contains("is a sparse 16-8x1, the config's a sparse 32-8x1: grown"), "{more}");
     let best = run.best_checkpoint().unwrap().expect("a best net");
     let best = model::checkpoint::load(&best, None, tch::Device::Cpu).unwrap();

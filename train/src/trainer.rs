@@ -16,6 +16,7 @@ use crate::init::initial_net;
 use crate::optim::Optimizer;
 use crate::prefetch::Prefetcher;
 use crate::replay::{Growth, Refresh, ReplayBuffer};
+use crate::schedule::learning_rate;
 use crate::state::{list_states, load_latest, save_state, state_path, Parts, TrainState};
 use crate::tb::TbLogger;
 use model::{NetConfig, PolicyValueNet};
@@ -231,6 +232,11 @@ impl Trainer {
     pub fn reuse(&self) -> f64 {
         let samples = self.step as f64 * self.config.batch_size as f64;
         samples / self.replay.seen().max(1) as f64
+    }
+
+    /// The learning rate of the next update: the schedule at this step, data and budget.
+    pub fn learning_rate(&self) -> f64 {
+        learning_rate(&self.config, self.step, self.replay.seen(), self.budget_spent)
     }
 
     /// The replay window.

@@ -115,10 +115,11 @@ impl Sequential<'_> {
                 println!("  {line}");
             }
             println!(
-                "  trained to step {} ({} positions in the window, {:.2} samples trained per position)",
+                "  trained to step {} ({} positions in the window, {:.2} samples trained per position; learning rate {:.4})",
                 trainer.step(),
                 trainer.replay().len(),
-                trainer.reuse()
+                trainer.reuse(),
+                trainer.learning_rate()
             );
         } else {
             println!(

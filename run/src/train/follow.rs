@@ -49,12 +49,13 @@ pub fn follow(cached: &CachedRun, trainer: &mut Trainer, until: &Until) -> Resul
         if replay_news && replay_told.is_none_or(|told| told.elapsed() >= REPLAY_LINE_EVERY) {
             let replay = trainer.replay();
             progress::line(format!(
-                "replay: {} shards read ({} positions in the window of the {} read; {:.2} samples trained per position, at most {})",
+                "replay: {} shards read ({} positions in the window of the {} read; {:.2} samples trained per position, at most {}; learning rate {:.4})",
                 replay.added().len(),
                 replay.len(),
                 replay.seen(),
                 trainer.reuse(),
                 trainer.config().reuse,
+                trainer.learning_rate(),
             ));
             (replay_told, replay_news) = (Some(Instant::now()), false);
         }

@@ -116,7 +116,7 @@ impl Trainer {
         if !grad_norm.is_finite() {
             return self.skip(total, grad_norm);
         }
-        let lr = learning_rate(&self.config, self.step, self.replay.seen(), self.budget_spent);
+        let lr = self.learning_rate();
         self.optimizer.step(lr);
         if let Some(aux) = &mut self.aux {
             aux.step(lr);
