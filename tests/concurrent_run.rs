@@ -94,7 +94,7 @@ fn a_run_resumes_in_the_mode_its_config_says() {
             .lines()
             .filter(|l| l.starts_with(line))
             .filter_map(|l| l.split("; learning rate ").nth(1)?.strip_suffix(')')?.parse().ok())
-            .last();
+            .next_back();
         assert!(rate.is_some_and(|r: f64| r > 0.0 && r <= 0.02), "{log}");
     }
 }
