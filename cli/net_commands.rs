@@ -22,6 +22,8 @@ pub enum NetCommand {
     Export(ExportArgs),
     /// Grow a sparse checkpoint (a wider accumulator, a value stack per bucket of material); the grown net computes the same outputs.
     Widen(WidenArgs),
+    /// Average checkpoints of one architecture weight by weight (late nets of a run) into one.
+    Average(AverageArgs),
     /// Elo ratings of every player in a run's recorded games, with a plot against training step.
     Ladder(LadderArgs),
     /// Every performance figure in one run: perft, search, forward, self-play, training.
@@ -143,6 +145,20 @@ pub struct WidenArgs {
     /// Seed of the new units' random incoming weights.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+}
+
+/// `checkers-zero average`.
+#[derive(Args)]
+pub struct AverageArgs {
+    /// The checkpoints (.safetensors) to average: two or more of one architecture.
+    #[arg(required = true, num_args = 2..)]
+    pub checkpoints: Vec<PathBuf>,
+    /// Each checkpoint's weight, in their order (normalised to sum 1; default: equal).
+    #[arg(long, value_delimiter = ',', value_name = "W1,W2,...")]
+    pub weights: Option<Vec<f64>>,
+    /// The file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
 }
 
 /// `checkers-zero ladder`.

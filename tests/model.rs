@@ -1,6 +1,7 @@
 //! The model crate with libtorch: checkpoints, inference, and exports checked in the real runtimes
 //! (the quantised one in its reference reader).
 
+mod average;
 mod checkpoint;
 mod export;
 mod inference;

@@ -39,6 +39,11 @@ pub fn run_net_command(command: NetCommand) -> Result<()> {
             out: args.out,
             seed: args.seed,
         }),
+        NetCommand::Average(args) => average(AverageOptions {
+            checkpoints: args.checkpoints,
+            weights: args.weights,
+            out: args.out,
+        }),
         NetCommand::Ladder(args) => ladder(LadderOptions {
             run_dir: args.run_dir,
             cache: args.cache,
