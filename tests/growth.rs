@@ -131,3 +131,30 @@ fn a_run_warm_started_from_a_narrower_net_begins_with_it_widened() {
     crate::helpers::assert_no_panic(&err);
     assert!(err.contains("train.init") && err.contains("missing.safetensors"), "{err}");
 }
+
+#[test]
+fn a_run_resumed_without_its_shards_counts_what_it_read_and_trains_on_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = shipped_config("tiny-sparse.toml");
+    let config = write_config(dir.path(), "moved.toml", &tiny);
+    let run_dir = dir.path().join("run");
+    succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
+    let run = RunDir::existing(&run_dir).unwrap();
+    let python = crate::helpers::python();
+    let seen = |run: &RunDir| -> Vec<(u64, f32)> {
+        read_with_tensorboard(&python, &run.tb_dir().join("train"))["replay/seen"].clone()
+    };
+    let before = *seen(&run).last().unwrap();
+
+    // Moved to another machine without its shards (the bulk of a run folder).
+    std::fs::remove_dir_all(run.shards_dir()).unwrap();
+    let more = succeed(&["run", "--run-dir", arg(&run_dir), "--selfplay-games", "32"]);
+    assert_eq!(more.matches("shards of the replay window are gone").count(), 1, "{more}");
+    // Its first games after the move pay for steps at once: the reuse cap counts what it read.
+    let first =
+        more.lines().find(|l| l.contains("trained to") || l.contains("collecting")).unwrap();
+    assert!(first.contains("trained to step"), "{more}");
+    // The positions read go on from the count before the move, not from zero.
+    let after: Vec<(u64, f32)> = seen(&run).into_iter().filter(|p| p.0 > before.0).collect();
+    assert!(!after.is_empty() && after.iter().all(|p| p.1 > before.1), "{before:?} then {after:?}");
+}

@@ -3,12 +3,14 @@
 //! position), fed shard by shard, sampled uniformly.
 //!
 //! Positions get a global index in the order their shards were added. The window covers the last
-//! `WindowConfig::size(seen)` of them; shards wholly before it are dropped.
+//! `WindowConfig::size(seen)` of them, or fewer when the positions before were lost (a run resumed
+//! without its shards); shards wholly before it are dropped.
 
 use runconfig::WindowConfig;
 use shard::{read_shard, scan_shards, RecordView, Records, ShardError};
 use std::collections::{HashSet, VecDeque};
-use std::path::Path;
+use std::io::ErrorKind::NotFound;
+use std::path::{Path, PathBuf};
 use support::SplitMix64;
 
 #[derive(Debug)]
@@ -38,8 +40,11 @@ pub struct Refresh {
     pub shards: usize,
     /// Positions they hold.
     pub positions: u64,
-    /// Damaged or vanished shards, each naming its file; they are not read again.
+    /// Damaged shards, each naming its file; they are not read again.
     pub damaged: Vec<ShardError>,
+    /// Shards of the window being restored that are gone (a run moved or copied without them),
+    /// newest first; they are not looked for again.
+    pub missing: Vec<PathBuf>,
     /// The widening `train.grow` asked for once these positions were read, which the trainer
     /// made (see [`crate::Trainer::refresh`]).
     pub grown: Option<Growth>,
@@ -88,12 +93,61 @@ impl ReplayBuffer {
         Ok(refresh)
     }
 
-    /// Re-reads the shards `names` of `dir` in the given order (resuming: the window as it was
-    /// at a checkpoint). Missing or damaged ones are reported and skipped.
-    pub fn restore(&mut self, dir: &Path, names: &[String]) -> Refresh {
+    /// Rebuilds the window as it was at a checkpoint (resuming): `names` are the shards added
+    /// before it, oldest first, and `positions_read` the positions read then, where the state
+    /// kept it. With the count, only the newest shards that the window covers are read (newest
+    /// first), and gone ones are passed over: the count still sets the window's size, the
+    /// learning-rate schedule and the reuse cap, and the window refills from new self-play.
+    /// Without it (a state of an older build) every shard is read again in order, and the count
+    /// is what they hold. Damaged shards are reported and skipped either way.
+    pub fn restore(
+        &mut self,
+        dir: &Path,
+        names: &[String],
+        positions_read: Option<u64>,
+    ) -> Refresh {
+        self.known.extend(names.iter().cloned());
+        let Some(read) = positions_read else {
+            return self.restore_in_order(dir, names);
+        };
+        let mut refresh = Refresh::default();
+        let wanted = self.window.size(read) as u64;
+        let mut end = read;
+        let mut lost = HashSet::new();
+        for name in names.iter().rev() {
+            if read - end >= wanted {
+                break;
+            }
+            match read_shard(&dir.join(name)) {
+                Ok(shard) => {
+                    let positions = shard.records.len() as u64;
+                    let Some(start) = end.checked_sub(positions) else { break };
+                    refresh.shards += 1;
+                    refresh.positions += positions;
+                    self.shards.push_front(Loaded { start, records: shard.records });
+                    end = start;
+                }
+                Err(err) => {
+                    lost.insert(name.as_str());
+                    match err {
+                        ShardError::Io { path, source } if source.kind() == NotFound => {
+                            refresh.missing.push(path)
+                        }
+                        err => refresh.damaged.push(err),
+                    }
+                }
+            }
+        }
+        self.seen = read;
+        self.added = names.iter().filter(|n| !lost.contains(n.as_str())).cloned().collect();
+        refresh
+    }
+
+    /// Re-reads the shards `names` of `dir` in the given order (a state without the count of
+    /// positions read).
+    fn restore_in_order(&mut self, dir: &Path, names: &[String]) -> Refresh {
         let mut refresh = Refresh::default();
         for name in names {
-            self.known.insert(name.clone());
             match read_shard(&dir.join(name)) {
                 Ok(shard) => {
                     refresh.shards += 1;
@@ -120,9 +174,17 @@ impl ReplayBuffer {
         }
     }
 
-    /// Positions in the window.
+    /// Positions in the window: `WindowConfig::size(seen)`, or the positions held when fewer
+    /// (those before them were lost).
     pub fn len(&self) -> usize {
-        self.window.size(self.seen)
+        let oldest = self.shards.front().map_or(self.seen, |s| s.start);
+        self.window.size(self.seen).min((self.seen - oldest) as usize)
+    }
+
+    /// A buffer with the same window and nothing read.
+    #[cfg(test)]
+    fn clone_empty(&self) -> ReplayBuffer {
+        ReplayBuffer::new(self.window.clone())
     }
 
     /// Whether the window holds no position.
@@ -223,7 +285,7 @@ mod tests {
         assert_eq!(buffer.seen(), 10);
 
         let mut again = ReplayBuffer::new(WindowConfig::default());
-        let restored = again.restore(dir.path(), buffer.added());
+        let restored = again.restore(dir.path(), buffer.added(), None);
         assert_eq!((restored.shards, again.seen()), (2, 10));
         assert_eq!(
             again.refresh(dir.path()).unwrap().shards,
@@ -237,5 +299,64 @@ mod tests {
                 again.sample(&mut rng.1).0.plies_to_end()
             );
         }
+    }
+
+    /// Ten shards of 30 positions written to `dir` (shard `k`'s `plies_to_end` run from 30k),
+    /// and a buffer with a window of the last 100 that read them.
+    fn ten_shards(dir: &Path) -> ReplayBuffer {
+        let mut buffer =
+            ReplayBuffer::new(WindowConfig { min: 100, max: 100, exponent: 1.0, growth: 0.0 });
+        for k in 0..10 {
+            let samples: Vec<Sample> = records(30 * k, 30).iter().map(|r| r.to_sample()).collect();
+            let header = shard::ShardHeader::now(0, None);
+            let path = shard::write_shard(dir, &header, &samples).unwrap();
+            buffer.add(file_name(&path), records(30 * k, 30));
+        }
+        buffer
+    }
+
+    #[test]
+    fn a_restore_with_the_count_reads_the_newest_shards_and_samples_as_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let buffer = ten_shards(dir.path());
+        let mut again = buffer.clone_empty();
+        let restored = again.restore(dir.path(), buffer.added(), Some(buffer.seen()));
+        assert_eq!((restored.shards, restored.positions), (4, 120), "the window's four shards");
+        assert_eq!((again.seen(), again.len(), again.held()), (300, 100, 120));
+        let mut rng = (SplitMix64::new(9), SplitMix64::new(9));
+        for _ in 0..200 {
+            let tags = |b: &ReplayBuffer, rng| b.sample(rng).0.plies_to_end();
+            assert_eq!(tags(&buffer, &mut rng.0), tags(&again, &mut rng.1));
+        }
+    }
+
+    #[test]
+    fn a_run_without_its_shards_keeps_its_count_and_refills_its_window() {
+        let dir = tempfile::tempdir().unwrap();
+        let buffer = ten_shards(dir.path());
+        let names = buffer.added().to_vec();
+        // The two newest shards are gone: the window is filled from older ones.
+        for name in &names[8..] {
+            std::fs::remove_file(dir.path().join(name)).unwrap();
+        }
+        let mut again = buffer.clone_empty();
+        let restored = again.restore(dir.path(), &names, Some(300));
+        assert_eq!((restored.missing.len(), restored.damaged.len(), restored.shards), (2, 0, 4));
+        assert_eq!((again.seen(), again.len()), (300, 100));
+        assert_eq!(again.added(), &names[..8], "gone shards are not looked for again");
+        let mut rng = SplitMix64::new(3);
+        for _ in 0..1000 {
+            let tag = again.sample(&mut rng).0.plies_to_end();
+            assert!((140..240).contains(&tag), "{tag}: not among the newest 100 left");
+        }
+        // Every shard gone: the count stays, the window is empty until new self-play lands.
+        for name in &names[..8] {
+            std::fs::remove_file(dir.path().join(name)).unwrap();
+        }
+        let mut bare = buffer.clone_empty();
+        let restored = bare.restore(dir.path(), &names, Some(300));
+        assert_eq!((restored.missing.len(), bare.seen(), bare.len()), (10, 300, 0));
+        bare.add("new.shard".into(), records(1000, 30));
+        assert_eq!((bare.seen(), bare.len()), (330, 30));
     }
 }

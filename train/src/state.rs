@@ -4,7 +4,7 @@
 //! Files: `RUN/train/state-<step>.safetensors`. Extras: tensors `optim.<i>.<variable>` (the
 //! optimizer's buffers); metadata `train.optimizer_updates`, `train.rng` (the sampling generator's
 //! state), `train.skipped_steps`, `train.shards` (JSON list of the shard files in the replay
-//! window's order) and `train.config` (the TrainConfig as JSON, for people); with auxiliary
+//! window's order), `train.positions_read` (the self-play positions read so far) and `train.config` (the TrainConfig as JSON, for people); with auxiliary
 //! heads, their tensors and update counts (see [`crate::aux_heads`]); with `train.ema_decay`, the
 //! averaged weights (see [`crate::average`]).
 //!
@@ -41,6 +41,8 @@ pub struct TrainState {
     pub skipped_steps: u64,
     /// File names of the shards in the replay window, oldest first.
     pub shards: Vec<String>,
+    /// Self-play positions read so far (`None` in a state written before it was kept).
+    pub positions_read: Option<u64>,
 }
 
 /// The state file of `step` in `dir`.
@@ -106,6 +108,9 @@ pub fn save_state(
             serde_json::to_string(config).expect("a TrainConfig serialises"),
         ),
     ]);
+    if let Some(read) = state.positions_read {
+        meta.insert("train.positions_read".to_string(), read.to_string());
+    }
     let mut tensors = parts.optimizer.state();
     for extras in [parts.aux.map(AuxHeads::state), parts.average.map(WeightAverage::state)] {
         let extras = extras.unwrap_or_default();
@@ -178,6 +183,10 @@ pub fn load_state(
         rng: number("train.rng")?,
         skipped_steps: number("train.skipped_steps")?,
         shards: serde_json::from_str(shards_text).map_err(|e| bad(StateError::Shards(e)))?,
+        positions_read: match extras.meta.contains_key("train.positions_read") {
+            true => Some(number("train.positions_read")?),
+            false => None,
+        },
     };
     let mut optimizer = Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
     let mut aux = AuxHeads::of(net.config(), config, device);

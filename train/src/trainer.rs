@@ -153,7 +153,8 @@ impl Trainer {
         let mut opened = Opened { refused, ..Opened::default() };
         let (net, optimizer, aux, average, state) = match restored {
             Some(r) => {
-                opened.replay = replay.restore(&paths.shards, &r.state.shards);
+                opened.replay =
+                    replay.restore(&paths.shards, &r.state.shards, r.state.positions_read);
                 opened.resumed_from = Some(r.path);
                 opened.fresh_aux_heads = r.fresh_aux;
                 opened.fresh_average =
@@ -355,6 +356,7 @@ impl Trainer {
             rng: self.rng.state,
             skipped_steps: self.skipped,
             shards: self.replay.added().to_vec(),
+            positions_read: Some(self.replay.seen()),
         };
         let parts = Parts {
             net: &self.net,

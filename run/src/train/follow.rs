@@ -114,10 +114,17 @@ pub fn endgame_line(trainer: &mut Trainer) -> Option<String> {
     })
 }
 
-/// Reports shards the replay window skipped, and the net's widening when `train.grow` made one.
+/// Reports shards the replay window skipped or found gone, and the net's widening when `train.grow` made one.
 pub fn report_refresh(refresh: &train::Refresh) {
     for damaged in &refresh.damaged {
         eprintln!("warning: skipped {}", support::one_line(damaged));
+    }
+    if let Some(newest) = refresh.missing.first() {
+        eprintln!(
+            "warning: {} shards of the replay window are gone (the newest: {}); the window refills from new self-play, and the positions read so far still set its size, the learning rate and the reuse cap",
+            refresh.missing.len(),
+            newest.display()
+        );
     }
     if let Some(grown) = &refresh.grown {
         progress::line(format!(
