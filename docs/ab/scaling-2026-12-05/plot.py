@@ -51,6 +51,7 @@ MATCHES = [
     (opening("scratch-6ch-vs-4h-reference.jsonl"), "scratch-6ch", "2026-12-04-default-4h-best", "open 6", "old 4"),
     (opening("scratch-8ch-vs-4h-reference.jsonl"), "scratch-8ch", "2026-12-04-default-4h-best", "open 8", "old 4"),
     (opening("scratch-8ch-vs-scratch-2ch.jsonl"), "scratch-8ch", "scratch-2ch", "open 8", "open 2"),
+    (opening("scratch-8ch-vs-scratch-4ch.jsonl"), "scratch-8ch", "scratch-4ch", "open 8", "open 4"),
     (bucketed("buckets-1ch-vs-scaling-1ch.jsonl"), "buckets-1ch", "scaling-1ch", "bkt 1", "new 1"),
     (bucketed("buckets-2ch-vs-scaling-2ch.jsonl"), "buckets-2ch", "scaling-2ch", "bkt 2", "new 2"),
 ]
