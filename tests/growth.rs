@@ -5,7 +5,7 @@
 //! wider candidates are gated and promoted; and a run whose `train.grow` widens its net on
 //! schedule; and a run warm-started from a trained net (`train.init`).
 
-use crate::helpers::{arg, shipped_config, succeed, write_config};
+use crate::helpers::{arg, shipped_config, sorted_files, succeed, write_config};
 use crate::train::tensorboard::read_with_tensorboard;
 use model::{NetConfig, SparseConfig};
 use runconfig::{GrowSchedule, Progress, RateDrop, ScheduleConfig, Widening};
@@ -135,7 +135,11 @@ fn a_run_warm_started_from_a_narrower_net_begins_with_it_widened() {
 #[test]
 fn a_run_resumed_without_its_shards_counts_what_it_read_and_trains_on_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let tiny = shipped_config("tiny-sparse.toml");
+    let mut tiny = shipped_config("tiny-sparse.toml");
+    // Every net evaluated also plays the one evaluated before it (which net, when older nets are
+    // gone, is `gate::anchors`' unit test).
+    tiny.gate.always_promote = true;
+    tiny.eval.earlier_minutes = 0.0001;
     let config = write_config(dir.path(), "moved.toml", &tiny);
     let run_dir = dir.path().join("run");
     succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
@@ -146,8 +150,13 @@ fn a_run_resumed_without_its_shards_counts_what_it_read_and_trains_on_at_once() 
     };
     let before = *seen(&run).last().unwrap();
 
-    // Moved to another machine without its shards (the bulk of a run folder).
+    // Moved to another machine without its shards (the bulk of a run folder) and without its
+    // candidates but the best net.
     std::fs::remove_dir_all(run.shards_dir()).unwrap();
+    let best = run.best_checkpoint().unwrap().expect("a best net");
+    for net in sorted_files(&run.nets_dir()).into_iter().filter(|net| *net != best) {
+        std::fs::remove_file(net).unwrap();
+    }
     let more = succeed(&["run", "--run-dir", arg(&run_dir), "--selfplay-games", "32"]);
     assert_eq!(more.matches("shards of the replay window are gone").count(), 1, "{more}");
     // Its first games after the move pay for steps at once: the reuse cap counts what it read.
@@ -157,4 +166,6 @@ fn a_run_resumed_without_its_shards_counts_what_it_read_and_trains_on_at_once() 
     // The positions read go on from the count before the move, not from zero.
     let after: Vec<(u64, f32)> = seen(&run).into_iter().filter(|p| p.0 > before.0).collect();
     assert!(!after.is_empty() && after.iter().all(|p| p.1 > before.1), "{before:?} then {after:?}");
+    // The evaluations after the move play an earlier net that is still there.
+    assert!(more.contains(", the earlier net mcts:"), "{more}");
 }

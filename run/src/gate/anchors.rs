@@ -37,7 +37,8 @@ pub enum Opponent {
 /// The opponents `best` has not played yet, when an evaluation is due: always at the end of the
 /// run (`last`), else when `every_minutes` have passed since the last evaluation. The run's
 /// earlier net is among them when `eval.earlier_minutes` is on, the run's clock (`run_seconds`,
-/// now) is known and a net older than `best` was evaluated at least that long ago.
+/// now) is known and a net older than `best` was evaluated at least that long ago: the newest
+/// such net whose file is still there.
 pub fn due(
     run: &CachedRun,
     config: &RunConfig,
@@ -59,14 +60,16 @@ pub fn due(
     if let (Some(label), Some(now)) = (config.eval.earlier_label(), run_seconds) {
         if !played(&|r| r.opponent == label) {
             let cutoff = now - config.eval.earlier_minutes * 60.0;
-            let earlier = done
+            let mut earlier: Vec<&EvalRecord> = done
                 .iter()
-                .filter(|r| r.generation < best.generation && r.checkpoint.is_some())
+                .filter(|r| r.generation < best.generation)
                 .filter(|r| r.run_seconds.is_some_and(|t| t <= cutoff))
-                .max_by(|a, b| {
-                    a.run_seconds.unwrap_or(0.0).total_cmp(&b.run_seconds.unwrap_or(0.0))
-                });
-            missing.extend(earlier.cloned().map(Opponent::Earlier));
+                .collect();
+            earlier.sort_by(|a, b| {
+                b.run_seconds.unwrap_or(0.0).total_cmp(&a.run_seconds.unwrap_or(0.0))
+            });
+            let playable = earlier.into_iter().find(|r| has_net(run, r));
+            missing.extend(playable.cloned().map(Opponent::Earlier));
         }
     }
     let started = done.iter().any(|r| r.generation == best.generation);
@@ -75,6 +78,13 @@ pub fn due(
         support::unix_seconds().saturating_sub(t) as f64 >= config.eval.every_minutes * 60.0
     });
     Ok(if last || started || waited { missing } else { Vec::new() })
+}
+
+/// Whether the net `record` evaluated is still there to play (a record written before records
+/// named their net is not; nor a net removed from a run moved without its older candidates).
+fn has_net(run: &CachedRun, record: &EvalRecord) -> bool {
+    let Some(checkpoint) = record.checkpoint.as_deref() else { return false };
+    fetch_checkpoint(run, Path::new(checkpoint)).is_ok_and(|path| path.is_file())
 }
 
 /// Whether `record` is a game against the opponent configured as `spec` (an `alphabeta` without
@@ -212,6 +222,10 @@ mod tests {
             record(4, "alphabeta:1", 3000.0, true),
         ];
         append_records(&run, Log::Evaluations, &records).unwrap();
+        for generation in [1, 2, 4] {
+            let net = dir.path().join(format!("nets/gen-{generation}.safetensors"));
+            std::fs::write(net, b"a net").unwrap();
+        }
         let best = BestNet {
             checkpoint: "nets/gen-5.safetensors".into(),
             step: 500,
@@ -226,6 +240,9 @@ mod tests {
         // Before an hour has passed since any evaluation, or without the run's clock: none.
         assert_eq!(due(Some(3000.0)), std::slice::from_ref(&fixed));
         assert_eq!(due(None), std::slice::from_ref(&fixed));
+        // Generation 2's file gone (a run moved without its older nets): the one before it.
+        std::fs::remove_file(dir.path().join("nets/gen-2.safetensors")).unwrap();
+        assert_eq!(due(Some(4700.0)), [fixed.clone(), Opponent::Earlier(records[0].clone())]);
         // Played once, not again for the same net; the label names the minutes.
         let label = config.eval.earlier_label().unwrap();
         assert_eq!(label, "earlier:60m");
