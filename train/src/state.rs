@@ -183,10 +183,11 @@ pub fn load_state(
         rng: number("train.rng")?,
         skipped_steps: number("train.skipped_steps")?,
         shards: serde_json::from_str(shards_text).map_err(|e| bad(StateError::Shards(e)))?,
-        positions_read: match extras.meta.contains_key("train.positions_read") {
-            true => Some(number("train.positions_read")?),
-            false => None,
-        },
+        positions_read: extras
+            .meta
+            .contains_key("train.positions_read")
+            .then(|| number("train.positions_read"))
+            .transpose()?,
     };
     let mut optimizer = Optimizer::new(net.var_store(), &config.optimizer, config.weight_decay);
     let mut aux = AuxHeads::of(net.config(), config, device);

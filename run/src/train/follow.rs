@@ -114,7 +114,8 @@ pub fn endgame_line(trainer: &mut Trainer) -> Option<String> {
     })
 }
 
-/// Reports shards the replay window skipped or found gone, and the net's widening when `train.grow` made one.
+/// Reports shards the replay window skipped or found gone, and the net's widening when
+/// `train.grow` made one.
 pub fn report_refresh(refresh: &train::Refresh) {
     for damaged in &refresh.damaged {
         eprintln!("warning: skipped {}", support::one_line(damaged));
