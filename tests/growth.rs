@@ -33,6 +33,10 @@ fn a_run_widened_in_its_config_trains_and_gates_the_wider_net() {
     assert!(text.contains("accumulator = 16\n"), "{text}");
     std::fs::write(run.config_file(), text.replace("accumulator = 16\n", "accumulator = 32\n"))
         .unwrap();
+    // With its window gone, the trainer waits for `train.window.min` positions, not only
+    // `train.min_positions` (64).
+    let idle = succeed(&["train", "--run-dir", arg(&run_dir)]);
+    assert!(idle.contains("the window holds 0 positions (256 needed first)"), "{idle}");
     let more = succeed(&["run", "--run-dir", arg(&run_dir), "--selfplay-games", "32"]);
     assert!(more.contains("resumed training at step"), "{more}");
     // The resumed trainer has read its 200 positions: its replay lines give the dropped rate.
@@ -133,7 +137,7 @@ fn a_run_warm_started_from_a_narrower_net_begins_with_it_widened() {
 }
 
 #[test]
-fn a_run_resumed_without_its_shards_counts_what_it_read_and_trains_on_at_once() {
+fn a_run_resumed_without_its_shards_counts_what_it_read_and_trains_once_its_window_refills() {
     let dir = tempfile::tempdir().unwrap();
     let mut tiny = shipped_config("tiny-sparse.toml");
     // Every net evaluated also plays the one evaluated before it (which net, when older nets are
@@ -159,10 +163,15 @@ fn a_run_resumed_without_its_shards_counts_what_it_read_and_trains_on_at_once() 
     }
     let more = succeed(&["run", "--run-dir", arg(&run_dir), "--selfplay-games", "32"]);
     assert_eq!(more.matches("shards of the replay window are gone").count(), 1, "{more}");
-    // Its first games after the move pay for steps at once: the reuse cap counts what it read.
-    let first =
-        more.lines().find(|l| l.contains("trained to") || l.contains("collecting")).unwrap();
-    assert!(first.contains("trained to step"), "{more}");
+    // Training waits until the window holds `train.window.min` (256) positions again, then
+    // trains the steps they pay for: the reuse cap counts what was read before the move.
+    assert!(more.contains("training waits until the window holds 256 positions again"), "{more}");
+    let windows: Vec<usize> = more
+        .lines()
+        .filter_map(|l| l.split_once("trained to step ")?.1.split_once(" (")?.1.split_once(' '))
+        .map(|(held, _)| held.parse().unwrap())
+        .collect();
+    assert!(!windows.is_empty() && windows.iter().all(|&n| n >= 256), "{windows:?}: {more}");
     // The positions read go on from the count before the move, not from zero.
     let after: Vec<(u64, f32)> = seen(&run).into_iter().filter(|p| p.0 > before.0).collect();
     assert!(!after.is_empty() && after.iter().all(|p| p.1 > before.1), "{before:?} then {after:?}");

@@ -66,7 +66,7 @@ pub fn train(options: TrainOptions) -> Result<()> {
         println!(
             "nothing to train: the window holds {} positions ({} needed first), {} steps are paid for and {} are done",
             trainer.replay().len(),
-            trainer.config().min_positions,
+            trainer.positions_needed(),
             trainer.steps_paid(),
             trainer.step()
         );
@@ -89,6 +89,13 @@ pub fn open_trainer(run: &RunDir, config: &RunConfig, tables: Option<&Tables>) -
         );
     }
     report_refresh(&opened.replay);
+    let refill = trainer.replay().refill_target();
+    if refill > trainer.replay().len() {
+        eprintln!(
+            "note: training waits until the window holds {refill} positions again (it holds {})",
+            trainer.replay().len()
+        );
+    }
     if let Some(from) = &opened.resumed_from {
         eprintln!("resumed training at step {} from {}", trainer.step(), from.display());
     }

@@ -31,6 +31,9 @@ pub struct ReplayBuffer {
     added: Vec<String>,
     /// File names of every shard looked at (added or damaged), so none is read twice.
     known: HashSet<String>,
+    /// Positions the window must hold before training goes on, after a resume that lost part
+    /// of it (0 otherwise): see [`ReplayBuffer::refill_target`].
+    refill: usize,
 }
 
 /// What one refresh did.
@@ -74,6 +77,7 @@ impl ReplayBuffer {
             seen: 0,
             added: Vec::new(),
             known: HashSet::new(),
+            refill: 0,
         }
     }
 
@@ -99,7 +103,8 @@ impl ReplayBuffer {
     /// first), and gone ones are passed over: the count still sets the window's size, the
     /// learning-rate schedule and the reuse cap, and the window refills from new self-play.
     /// Without it (a state of an older build) every shard is read again in order, and the count
-    /// is what they hold. Damaged shards are reported and skipped either way.
+    /// is what they hold. Damaged shards are reported and skipped either way. A window left
+    /// short by them sets [`ReplayBuffer::refill_target`].
     pub fn restore(
         &mut self,
         dir: &Path,
@@ -107,9 +112,28 @@ impl ReplayBuffer {
         positions_read: Option<u64>,
     ) -> Refresh {
         self.known.extend(names.iter().cloned());
-        let Some(read) = positions_read else {
-            return self.restore_in_order(dir, names);
+        let refresh = match positions_read {
+            Some(read) => self.restore_newest(dir, names, read),
+            None => self.restore_in_order(dir, names),
         };
+        let wanted = self.window.size(self.seen);
+        if self.len() < wanted {
+            self.refill = wanted.min(self.window.min);
+        }
+        refresh
+    }
+
+    /// Positions the window must hold before training goes on: after a resume that left the
+    /// window short (its shards gone or damaged), its size or `window.min`, whichever is
+    /// smaller, so that the first steps do not draw many times on the few positions that
+    /// arrive first; 0 otherwise.
+    pub fn refill_target(&self) -> usize {
+        self.refill
+    }
+
+    /// Reads the newest of the shards `names` back to the window's size at `read` positions
+    /// (see [`ReplayBuffer::restore`]).
+    fn restore_newest(&mut self, dir: &Path, names: &[String], read: u64) -> Refresh {
         let mut refresh = Refresh::default();
         let wanted = self.window.size(read) as u64;
         let mut end = read;
@@ -344,6 +368,7 @@ mod tests {
         assert_eq!((restored.missing.len(), restored.damaged.len(), restored.shards), (2, 0, 4));
         assert_eq!((again.seen(), again.len()), (300, 100));
         assert_eq!(again.added(), &names[..8], "gone shards are not looked for again");
+        assert_eq!(again.refill_target(), 0, "older shards fill the window: nothing to wait for");
         let mut rng = SplitMix64::new(3);
         for _ in 0..1000 {
             let tag = again.sample(&mut rng).0.plies_to_end();
@@ -356,6 +381,7 @@ mod tests {
         let mut bare = buffer.clone_empty();
         let restored = bare.restore(dir.path(), &names, Some(300));
         assert_eq!((restored.missing.len(), bare.seen(), bare.len()), (10, 300, 0));
+        assert_eq!(bare.refill_target(), 100, "training waits for a full window again");
         bare.add("new.shard".into(), records(1000, 30));
         assert_eq!((bare.seen(), bare.len()), (330, 30));
     }

@@ -316,10 +316,17 @@ impl Trainer {
         Ok(Some(Growth { from, to, positions }))
     }
 
+    /// Positions the window must hold before training (goes on): `min_positions`, or more while
+    /// a window left short by a resume refills ([`ReplayBuffer::refill_target`]).
+    pub fn positions_needed(&self) -> usize {
+        self.config.min_positions.max(self.replay.refill_target())
+    }
+
     /// Steps the positions seen so far pay for (`seen * reuse / batch_size`), once the window
-    /// holds `min_positions`; the steps still to train are this minus [`Trainer::step`].
+    /// holds [`Trainer::positions_needed`]; the steps still to train are this minus
+    /// [`Trainer::step`].
     pub fn steps_paid(&self) -> u64 {
-        if self.replay.len() < self.config.min_positions {
+        if self.replay.len() < self.positions_needed() {
             return 0;
         }
         (self.replay.seen() as f64 * self.config.reuse / self.config.batch_size as f64) as u64

@@ -125,7 +125,7 @@ impl Sequential<'_> {
             println!(
                 "  collecting data: {} of {} positions before training starts",
                 trainer.replay().len(),
-                trainer.config().min_positions
+                trainer.positions_needed()
             );
         }
         Ok(())

@@ -10,8 +10,8 @@ search::settings! {
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
     #[serde(deny_unknown_fields, default)]
     pub struct WindowConfig ("window.") {
-        /// Positions the window holds before it starts growing sub-linearly (and before training
-        /// starts).
+        /// Positions the window holds before it starts growing sub-linearly (and, in a run
+        /// resumed without its shards, before training goes on).
         min: usize = 20_000, Range::UpTo("max");
         /// Largest window, in positions.
         max: usize = 1_000_000, Range::Any;
