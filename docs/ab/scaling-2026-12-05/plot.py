@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Elo against core-hours for the scaling config, the old default, the scaling config with
-self-play from the 3-move ballots and the scaling config with four buckets of material, from the
-head-to-head match records beside this file and in ../openings-2026-12-06 and
-../buckets-2026-12-06 (`python3 plot.py` writes elo-vs-core-hours.svg and prints the table).
+self-play from the 3-move ballots, the scaling config with four buckets of material and the
+openings config with a 256-wide accumulator, from the head-to-head match records beside this file
+and in ../openings-2026-12-06, ../buckets-2026-12-06 and ../wide-2026-12-07 (`python3 plot.py` writes elo-vs-core-hours.svg and prints the table).
 
 Every match gives an Elo difference between two nets and its variance (the score's variance from
 its wins, draws and losses, through the Elo curve's slope). The nets' Elo are the weighted
@@ -25,6 +25,11 @@ def opening(record):
 def bucketed(record):
     """A match record of the buckets-of-material arm."""
     return os.path.join(HERE, "..", "buckets-2026-12-06", record)
+
+
+def wide(record):
+    """A match record of the 256-wide arm."""
+    return os.path.join(HERE, "..", "wide-2026-12-07", record)
 
 
 # (record, a player's checkpoint name in it, its opponent's, the player's net, the opponent's net):
@@ -54,13 +59,16 @@ MATCHES = [
     (opening("scratch-8ch-vs-scratch-4ch.jsonl"), "scratch-8ch", "scratch-4ch", "open 8", "open 4"),
     (bucketed("buckets-1ch-vs-scaling-1ch.jsonl"), "buckets-1ch", "scaling-1ch", "bkt 1", "new 1"),
     (bucketed("buckets-2ch-vs-scaling-2ch.jsonl"), "buckets-2ch", "scaling-2ch", "bkt 2", "new 2"),
+    (wide("wide-0.97ch-vs-scratch-1ch.jsonl"), "wide-0.97ch", "scratch-1ch", "wide 0.97", "open 1"),
+    (wide("wide-2ch-vs-scratch-2ch.jsonl"), "wide-2ch", "scratch-2ch", "wide 2", "open 2"),
 ]
 # The net rated 0.
 ANCHOR = "new 0.5"
 SERIES = {"new": ("scaling config (configs/scaling.toml)", "#1f77b4"),
           "old": ("old default (the 4-hour reference run)", "#d62728"),
           "open": ("scaling config + openings deck", "#2ca02c"),
-          "bkt": ("scaling config + 4 buckets of material", "#9467bd")}
+          "bkt": ("scaling config + 4 buckets of material", "#9467bd"),
+          "wide": ("openings config, 256 wide", "#ff7f0e")}
 
 
 def tally(path, player, other):
