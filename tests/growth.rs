@@ -33,10 +33,6 @@ fn a_run_widened_in_its_config_trains_and_gates_the_wider_net() {
     assert!(text.contains("accumulator = 16\n"), "{text}");
     std::fs::write(run.config_file(), text.replace("accumulator = 16\n", "accumulator = 32\n"))
         .unwrap();
-    // With its window gone, the trainer waits for `train.window.min` positions, not only
-    // `train.min_positions` (64).
-    let idle = succeed(&["train", "--run-dir", arg(&run_dir)]);
-    assert!(idle.contains("the window holds 0 positions (256 needed first)"), "{idle}");
     let more = succeed(&["run", "--run-dir", arg(&run_dir), "--selfplay-games", "32"]);
     assert!(more.contains("resumed training at step"), "{more}");
     // The resumed trainer has read its 200 positions: its replay lines give the dropped rate.
@@ -161,6 +157,10 @@ fn a_run_resumed_without_its_shards_counts_what_it_read_and_trains_once_its_wind
     for net in sorted_files(&run.nets_dir()).into_iter().filter(|net| *net != best) {
         std::fs::remove_file(net).unwrap();
     }
+    // With its window gone, the trainer waits for `train.window.min` positions, not only
+    // `train.min_positions` (64).
+    let idle = succeed(&["train", "--run-dir", arg(&run_dir)]);
+    assert!(idle.contains("the window holds 0 positions (256 needed first)"), "{idle}");
     let more = succeed(&["run", "--run-dir", arg(&run_dir), "--selfplay-games", "32"]);
     assert_eq!(more.matches("shards of the replay window are gone").count(), 1, "{more}");
     // Training waits until the window holds `train.window.min` (256) positions again, then
