@@ -61,6 +61,7 @@ MATCHES = [
     (bucketed("buckets-2ch-vs-scaling-2ch.jsonl"), "buckets-2ch", "scaling-2ch", "bkt 2", "new 2"),
     (wide("wide-0.97ch-vs-scratch-1ch.jsonl"), "wide-0.97ch", "scratch-1ch", "wide 0.97", "open 1"),
     (wide("wide-2ch-vs-scratch-2ch.jsonl"), "wide-2ch", "scratch-2ch", "wide 2", "open 2"),
+    (wide("wide-2ch-vs-wide-1ch.jsonl"), "wide-2ch", "wide-1ch", "wide 2", "wide 1.06"),
 ]
 # The net rated 0.
 ANCHOR = "new 0.5"
