@@ -20,6 +20,7 @@ use arena::{
 use clap::Args;
 use draughts::DrawRules;
 use search::NetLoader;
+use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -183,8 +184,8 @@ pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
 }
 
 /// The fixtures whose game is not yet in the results file `record`, and A's tally over those that
-/// are: a fixture's game is its ballot played with the same players in the same colours (the
-/// first such record counts; later ones, from matches run twice, are ignored).
+/// are: a fixture's game is its ballot played with the same players in the same colours. A ballot
+/// and colour the schedule holds k times takes the first k such records; further ones are ignored.
 fn unplayed(
     fixtures: Vec<Fixture>,
     a: &Entrant,
@@ -192,16 +193,18 @@ fn unplayed(
     record: &Path,
 ) -> Result<(Vec<Fixture>, Tally)> {
     let records = rundata::read_json_lines::<ResultRecord>(record)?.warned();
-    let mut played = std::collections::HashMap::new();
+    // A match longer than two games a ballot plays a ballot and colour more than once, so each key
+    // holds its results in the order they were played and each fixture takes the next one.
+    let mut played: HashMap<_, VecDeque<_>> = HashMap::new();
     for r in records {
-        played.entry((r.ballot.clone(), r.black.clone(), r.white.clone())).or_insert(r.result);
+        played.entry((r.ballot, r.black, r.white)).or_default().push_back(r.result);
     }
     let mut tally = Tally::default();
     let mut left = Vec::new();
     for fixture in fixtures {
         let (black, white) = if fixture.a_is_black { (a, b) } else { (b, a) };
         let key = (fixture.ballot.name.clone(), black.name().to_string(), white.name().to_string());
-        match played.remove(&key).and_then(black_points) {
+        match played.get_mut(&key).and_then(VecDeque::pop_front).and_then(black_points) {
             Some(black_points) => {
                 tally.add(if fixture.a_is_black { black_points } else { 1.0 - black_points })
             }

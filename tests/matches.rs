@@ -44,6 +44,21 @@ fn a_resumed_match_plays_only_the_games_its_record_lacks_and_counts_the_others()
 }
 
 #[test]
+fn a_resumed_match_that_goes_round_its_deck_again_counts_every_round_it_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let (record, deck) = (dir.path().join("record.jsonl"), dir.path().join("deck.txt"));
+    std::fs::write(&deck, "001 9-13 21-17 5-9\n").unwrap();
+    let base = ["match", "alphabeta:2", "alphabeta:1", "--openings", arg(&deck)];
+    let base = [&base[..], &["--record", arg(&record)]].concat();
+    // Two rounds of the one-ballot deck: each ballot and colour twice.
+    succeed(&[&base[..], &["--games", "4"]].concat());
+    let resumed = succeed(&[&base[..], &["--games", "6", "--resume"]].concat());
+    assert!(resumed.contains("resuming: 4 of the 6 games are in"), "{resumed}");
+    assert_eq!(resumed.lines().filter(|l| l.starts_with('[')).count(), 2, "{resumed}");
+    assert_eq!(rundata::read_json_lines::<ResultRecord>(&record).unwrap().records.len(), 6);
+}
+
+#[test]
 fn a_match_stopped_by_sigterm_saves_its_games_says_so_and_resumes() {
     use std::io::{BufRead, BufReader, Read};
     let dir = tempfile::tempdir().unwrap();
