@@ -178,3 +178,30 @@ fn a_run_resumed_without_its_shards_counts_what_it_read_and_trains_once_its_wind
     // The evaluations after the move play an earlier net that is still there.
     assert!(more.contains(", the earlier net mcts:"), "{more}");
 }
+
+#[test]
+fn a_sequential_run_whose_newest_candidate_is_gone_writes_it_again_and_gates_it_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), "tiny.toml", &shipped_config("tiny-sparse.toml"));
+    let run_dir = dir.path().join("run");
+    succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
+    // More games, trained on outside the run: the newest training state is ungated.
+    succeed(&["selfplay", "--run-dir", arg(&run_dir), "--games", "32"]);
+    succeed(&["train", "--run-dir", arg(&run_dir)]);
+    let run = RunDir::existing(&run_dir).unwrap();
+    let states = sorted_files(&run.train_dir());
+    let newest = states.iter().filter_map(|s| s.file_name()?.to_str()?.strip_prefix("state-"));
+    let step: u64 =
+        newest.filter_map(|s| s.strip_suffix(".safetensors")?.parse().ok()).max().unwrap();
+    // The run moved with that state but not its candidate.
+    std::fs::remove_file(train::candidate_path(&run.nets_dir(), step)).unwrap();
+
+    let more = succeed(&["run", "--run-dir", arg(&run_dir), "--selfplay-games", "32"]);
+    let note = format!(
+        "note: the candidate of step {step} was gone; written again from the training state"
+    );
+    assert!(more.contains(&note), "{more}");
+    let gates = std::fs::read_to_string(run_dir.join("gates.jsonl")).unwrap();
+    let gated = gates.lines().map(|l| serde_json::from_str::<arena::GateRecord>(l).unwrap());
+    assert!(gated.into_iter().any(|g| g.candidate_step == Some(step)), "{gates}");
+}

@@ -168,6 +168,11 @@ fn with_earlier_minutes_each_promoted_net_plays_the_run_s_earlier_net_too() {
     tiny.gate.always_promote = true;
     // A few milliseconds: the earlier net is the one evaluated before.
     tiny.eval.earlier_minutes = 0.0001;
+    // A net among the fixed opponents, whose player name is not its spec: played once a net too.
+    let reference =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/docs/ab/2026-12-04-default-4h-best.safetensors");
+    let reference = format!("mcts:{reference}");
+    tiny.eval.opponents.push(reference.clone());
     let config = write_config(dir.path(), "earlier.toml", &tiny);
     let run_dir = dir.path().join("run");
     let out = succeed(&["run", "--config", arg(&config), "--run-dir", arg(&run_dir)]);
@@ -184,6 +189,12 @@ fn with_earlier_minutes_each_promoted_net_plays_the_run_s_earlier_net_too() {
     let nets = generations(&fixed);
     assert!(nets.len() >= 2, "{evaluations:?}");
     assert_eq!(generations(&earlier), nets[1..], "{evaluations:?}");
+    for spec in &tiny.eval.opponents {
+        let played: Vec<_> =
+            fixed.iter().copied().filter(|r| r.spec.as_ref() == Some(spec)).collect();
+        assert_eq!(generations(&played), nets, "{spec}: once for each net: {evaluations:?}");
+        assert_eq!(played.len(), nets.len(), "{spec}: once for each net: {evaluations:?}");
+    }
     for r in &evaluations {
         let checkpoint = r.checkpoint.as_deref().expect("each record names its net");
         assert!(run.root().join(checkpoint).is_file(), "{r:?}");

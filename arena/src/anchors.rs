@@ -90,8 +90,13 @@ pub struct EvalRecord {
     pub step: u64,
     /// The net as a player (e.g. `mcts:step-0000001200:64`).
     pub net: String,
-    /// The fixed opponent.
+    /// The opponent as a player (e.g. `mcts:default:400`, `alphabeta:0.10s`).
     pub opponent: String,
+    /// The opponent as `eval.opponents` writes it (e.g. `mcts:nets/default.safetensors`,
+    /// `alphabeta`), by which a run knows what it has played; absent for the run's earlier net and
+    /// in records written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<String>,
     /// The net's games, wins, draws and losses.
     pub tally: Tally,
     /// The net's points per game.
@@ -147,6 +152,7 @@ pub fn play_anchor(
         step: net.step().unwrap_or(0),
         net: net.name().to_string(),
         opponent: opponent.name().to_string(),
+        spec: None,
         tally,
         score: tally.score(),
         unix_time: support::unix_seconds(),

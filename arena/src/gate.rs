@@ -179,7 +179,9 @@ fn decide(config: &GateConfig, tally: &Tally) -> Option<(bool, DecidedBy)> {
     let total = f64::from(config.games);
     let points = f64::from(tally.wins) + 0.5 * f64::from(tally.draws);
     let left = total - f64::from(tally.games());
-    let needed = config.threshold * total;
+    // Points come in halves; the slack keeps a product such as 0.55 x 100 (55.000000000000007)
+    // from asking for more than the threshold's exact share.
+    let needed = config.threshold * total - 1e-9;
     if points >= needed {
         Some((true, DecidedBy::Threshold))
     } else if points + left < needed {
@@ -224,6 +226,13 @@ mod tests {
             decide(&config, &Tally { wins: 0, draws: 0, losses: 5 }),
             Some((false, DecidedBy::Threshold))
         );
+        // Exactly the threshold's share is enough, however the product rounds.
+        for games in [20, 40, 60, 100, 200, 400] {
+            let config = GateConfig { games, threshold: 0.55, ..GateConfig::default() };
+            let (wins, losses) = (games * 55 / 100, games * 45 / 100);
+            let decided = decide(&config, &Tally { wins, draws: 0, losses });
+            assert_eq!(decided, Some((true, DecidedBy::Threshold)), "{wins} of {games}");
+        }
     }
 
     #[test]

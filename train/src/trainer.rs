@@ -344,18 +344,21 @@ impl Trainer {
         self.saved_step
     }
 
+    /// Writes the candidate net of the current step ([`Trainer::candidate_net`]) to its place in
+    /// the nets folder ([`candidate_path`]) and returns that path: part of [`Trainer::checkpoint`],
+    /// and on its own it puts back the candidate of a resumed state whose file is gone.
+    pub fn save_candidate(&self) -> Result<PathBuf, TrainError> {
+        let path = candidate_path(&self.paths.nets, self.step);
+        model::checkpoint::save(&path, self.candidate_net(), self.step, None, &Default::default())?;
+        Ok(path)
+    }
+
     /// Writes the candidate net ([`Trainer::candidate_net`]) and then the training state (the
     /// commit point) for the current step, and removes states older than the last two. Then, with
     /// an endgame set (and once per step), measures the candidate on it: TensorBoard `egdb/{value_accuracy,value_mae}` and a line in
     /// `egdb_accuracy.jsonl` of the state folder. Returns the state's path.
     pub fn checkpoint(&mut self) -> Result<PathBuf, TrainError> {
-        model::checkpoint::save(
-            &candidate_path(&self.paths.nets, self.step),
-            self.candidate_net(),
-            self.step,
-            None,
-            &Default::default(),
-        )?;
+        self.save_candidate()?;
         let path = state_path(&self.paths.states, self.step);
         let state = TrainState {
             step: self.step,

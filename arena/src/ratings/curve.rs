@@ -228,6 +228,7 @@ mod tests {
             step,
             net: format!("mcts:step-{step}:64"),
             opponent: opponent.into(),
+            spec: None,
             tally,
             score: tally.score(),
             unix_time: 1_000_000 + run_seconds.unwrap_or(0.0) as u64,

@@ -341,6 +341,7 @@ mod tests {
             step,
             net: format!("mcts:step-{step}:64"),
             opponent: opponent.into(),
+            spec: None,
             tally: Tally { wins, draws: 2, losses: 4 - wins },
             score: 0.0,
             unix_time: 0,

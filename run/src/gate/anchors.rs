@@ -35,7 +35,8 @@ pub enum Opponent {
 }
 
 /// The opponents `best` has not played yet, when an evaluation is due: always at the end of the
-/// run (`last`), else when `every_minutes` have passed since the last evaluation. The run's
+/// run (`last`), else when `every_minutes` of the run's time have passed since the last
+/// evaluation ([`since_last`]). The run's
 /// earlier net is among them when `eval.earlier_minutes` is on, the run's clock (`run_seconds`,
 /// now) is known and a net older than `best` was evaluated at least that long ago: the newest
 /// such net whose file is still there.
@@ -73,11 +74,27 @@ pub fn due(
         }
     }
     let started = done.iter().any(|r| r.generation == best.generation);
-    let latest = done.iter().map(|r| r.unix_time).max();
-    let waited = latest.is_none_or(|t| {
-        support::unix_seconds().saturating_sub(t) as f64 >= config.eval.every_minutes * 60.0
-    });
+    let waited = since_last(&done, run_seconds) >= config.eval.every_minutes * 60.0;
     Ok(if last || started || waited { missing } else { Vec::new() })
+}
+
+/// Seconds since the last evaluation of `done` began (infinite before the first): on the run's
+/// clock `now` when it and every record have it, so that the time a run spent stopped between
+/// sessions does not count, else on the wall clock since the last evaluation ended.
+/// (A record ahead of the run's clock, from a run whose progress was lost, falls back to the wall
+/// clock too.)
+fn since_last(done: &[EvalRecord], now: Option<f64>) -> f64 {
+    let least = |times: &mut dyn Iterator<Item = f64>| times.fold(f64::INFINITY, f64::min);
+    let on_run_clock = now.and_then(|now| {
+        let times = done.iter().map(|r| r.run_seconds.map(|t| now - t));
+        times.collect::<Option<Vec<f64>>>().map(|times| least(&mut times.into_iter()))
+    });
+    match on_run_clock {
+        Some(seconds) if seconds >= 0.0 => seconds,
+        _ => least(
+            &mut done.iter().map(|r| support::unix_seconds().saturating_sub(r.unix_time) as f64),
+        ),
+    }
 }
 
 /// Whether the net `record` evaluated is still there to play (a record written before records
@@ -87,10 +104,17 @@ fn has_net(run: &CachedRun, record: &EvalRecord) -> bool {
     fetch_checkpoint(run, Path::new(checkpoint)).is_ok_and(|path| path.is_file())
 }
 
-/// Whether `record` is a game against the opponent configured as `spec` (an `alphabeta` without
-/// a budget is recorded under its time, e.g. `alphabeta:0.1s`).
+/// Whether `record` is a game against the opponent configured as `spec`: by the spec it keeps, or
+/// in a record written before records kept it, by the player's name (an `alphabeta` without a
+/// budget is recorded under its time, e.g. `alphabeta:0.1s`).
 fn opponent_is(record: &EvalRecord, spec: &str) -> bool {
-    record.opponent == spec || spec == "alphabeta" && record.opponent.starts_with("alphabeta:")
+    match &record.spec {
+        Some(recorded) => recorded == spec,
+        None => {
+            record.opponent == spec
+                || spec == "alphabeta" && record.opponent.starts_with("alphabeta:")
+        }
+    }
 }
 
 /// Plays `best` against each of `opponents` and records the results; `spent` is the run's wall
@@ -123,19 +147,20 @@ pub fn evaluate(
     let deck = arena::standard_deck()?;
     let rules = config.selfplay.draw.into();
     for opponent in opponents {
-        let (entrant, label) = match opponent {
+        let (entrant, label, spec) = match opponent {
             Opponent::Fixed(spec) => {
                 let entrant = Entrant::load(&spec.parse()?, &options)
                     .with_context(|| format!("`eval.opponents`: {spec}"))?;
-                (entrant, None)
+                (entrant, None, Some(spec.clone()))
             }
             Opponent::Earlier(record) => {
                 let checkpoint = record.checkpoint.as_deref().unwrap_or_default();
-                (run_net(Path::new(checkpoint))?, eval.earlier_label())
+                (run_net(Path::new(checkpoint))?, eval.earlier_label(), None)
             }
         };
         let (mut record, games) =
             play_anchor(&player, &entrant, &deck, rules, eval, config.seed, tables.clone())?;
+        record.spec = spec;
         record.generation = best.generation;
         record.run_seconds = spent.map(|s| s.wall_seconds);
         record.run_cpu_seconds = spent.map(|s| s.cpu_seconds);
@@ -190,6 +215,68 @@ mod tests {
 
     const SPARSE: &str = "[net]\nkind = \"sparse\"\n";
 
+    /// The run of the tests' records: a temporary folder.
+    fn temporary_run() -> (tempfile::TempDir, CachedRun) {
+        let dir = tempfile::tempdir().unwrap();
+        let run = CachedRun::open(dir.path().to_str().unwrap(), None, "test").unwrap();
+        (dir, run)
+    }
+
+    /// The best net of generation `generation`.
+    fn best_net(generation: u32) -> BestNet {
+        BestNet {
+            checkpoint: format!("nets/gen-{generation}.safetensors").into(),
+            step: u64::from(generation) * 100,
+            generation,
+            promoted_at: 0,
+            promoted_by: None,
+        }
+    }
+
+    #[test]
+    fn an_opponent_counts_as_played_by_the_spec_its_record_keeps() {
+        let (dir, run) = temporary_run();
+        let other = dir.path().join("other.safetensors");
+        std::fs::write(&other, b"a net").unwrap();
+        let other = format!("mcts:{}", other.display());
+        let config =
+            RunConfig::parse(&format!("{SPARSE}[eval]\nopponents = [\"{other}\", \"alphabeta\"]"))
+                .unwrap();
+        let due = || due(&run, &config, &best_net(3), false, Some(100.0)).unwrap();
+        let fixed = |spec: &str| Opponent::Fixed(spec.into());
+        // A net's player name is not its spec: its record keeps the spec.
+        let net = EvalRecord { spec: Some(other), ..record(3, "mcts:other:8", 50.0, true) };
+        append_records(&run, Log::Evaluations, &[net]).unwrap();
+        assert_eq!(due(), [fixed("alphabeta")]);
+        // A fixed-depth `alphabeta:4` is not the equal-time `alphabeta`.
+        let depth =
+            EvalRecord { spec: Some("alphabeta:4".into()), ..record(3, "alphabeta:4", 50.0, true) };
+        append_records(&run, Log::Evaluations, &[depth]).unwrap();
+        assert_eq!(due(), [fixed("alphabeta")]);
+        // A record written before records kept their spec: matched by the player's name.
+        append_records(&run, Log::Evaluations, &[record(3, "alphabeta:0.10s", 50.0, true)])
+            .unwrap();
+        assert_eq!(due(), []);
+    }
+
+    #[test]
+    fn evaluations_are_spaced_on_the_run_s_clock_when_the_records_have_it() {
+        let (_dir, run) = temporary_run();
+        let config = RunConfig::parse(&format!(
+            "{SPARSE}[eval]\nopponents = [\"alphabeta:1\"]\nevery_minutes = 10.0"
+        ))
+        .unwrap();
+        let due = |now| due(&run, &config, &best_net(2), false, now).unwrap();
+        // Generation 1's evaluation, long ago on the wall clock (a run stopped for a day), began
+        // 1000 s into the run.
+        append_records(&run, Log::Evaluations, &[record(1, "alphabeta:1", 1000.0, true)]).unwrap();
+        assert_eq!(due(Some(1300.0)), [], "5 minutes of the run since");
+        assert_eq!(due(Some(1600.0)), [Opponent::Fixed("alphabeta:1".into())]);
+        // Without the run's clock, or with one behind the record's: the wall clock decides.
+        assert_eq!(due(None), [Opponent::Fixed("alphabeta:1".into())]);
+        assert_eq!(due(Some(10.0)), [Opponent::Fixed("alphabeta:1".into())]);
+    }
+
     /// A record of generation `generation` against `opponent`, played `run_seconds` into the run.
     fn record(generation: u32, opponent: &str, run_seconds: f64, checkpoint: bool) -> EvalRecord {
         EvalRecord {
@@ -197,6 +284,7 @@ mod tests {
             step: u64::from(generation) * 100,
             net: format!("mcts:gen-{generation}:8"),
             opponent: opponent.into(),
+            spec: None,
             tally: Tally { wins: 1, draws: 0, losses: 1 },
             score: 0.5,
             unix_time: 0,
@@ -209,8 +297,7 @@ mod tests {
 
     #[test]
     fn the_earlier_net_is_the_newest_one_evaluated_at_least_that_long_before() {
-        let dir = tempfile::tempdir().unwrap();
-        let run = CachedRun::open(dir.path().to_str().unwrap(), None, "test").unwrap();
+        let (dir, run) = temporary_run();
         let config = RunConfig::parse(&format!(
             "{SPARSE}[eval]\nopponents = [\"alphabeta:1\"]\nearlier_minutes = 60.0"
         ))
@@ -226,14 +313,7 @@ mod tests {
             let net = dir.path().join(format!("nets/gen-{generation}.safetensors"));
             std::fs::write(net, b"a net").unwrap();
         }
-        let best = BestNet {
-            checkpoint: "nets/gen-5.safetensors".into(),
-            step: 500,
-            generation: 5,
-            promoted_at: 0,
-            promoted_by: None,
-        };
-        let due = |now: Option<f64>| due(&run, &config, &best, false, now).unwrap();
+        let due = |now: Option<f64>| due(&run, &config, &best_net(5), false, now).unwrap();
         let fixed = Opponent::Fixed("alphabeta:1".into());
         // 4700 s in, the cutoff is 1100 s: generation 2 (3 names no net, 4 is too recent).
         assert_eq!(due(Some(4700.0)), [fixed.clone(), Opponent::Earlier(records[1].clone())]);

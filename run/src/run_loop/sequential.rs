@@ -13,7 +13,7 @@ use crate::train::follow::{endgame_line, report_refresh, train_paid_steps};
 use anyhow::Result;
 use progress::interrupt;
 use runconfig::RunConfig;
-use rundata::{BestNet, CachedRun};
+use rundata::{layout, BestNet, CachedRun, RunDirError};
 use train::{TbLogger, Trainer};
 
 /// Runs generation after generation until the budget is spent or Ctrl-C stops the run.
@@ -28,8 +28,10 @@ pub(super) fn run_generations(parts: Parts) -> Result<()> {
             break;
         }
         // The newest candidate is gated before anything else (also after a resume).
-        if run.trainer.step() > last_gated_step(cached)?.max(best.step) {
-            gate(cached, config, run.setup.tables.clone(), run.trainer.step(), &best, &mut run.tb)?;
+        let step = run.trainer.step();
+        if step > last_gated_step(cached)?.max(best.step) {
+            run.ensure_candidate()?;
+            gate(cached, config, run.setup.tables.clone(), step, &best, &mut run.tb)?;
             continue;
         }
         let spent = run.progress.spent();
@@ -57,6 +59,30 @@ struct Sequential<'a> {
 }
 
 impl Sequential<'_> {
+    /// Puts back the trainer's candidate of its current step when its file is gone from the
+    /// store (a run moved with its training state but not its candidates, or stopped between
+    /// writing the state and uploading the net): the state holds the same weights.
+    fn ensure_candidate(&mut self) -> Result<()> {
+        let path = train::candidate_path(&self.cached.run().nets_dir(), self.trainer.step());
+        let stored = match self.cached.key_of(&path) {
+            Some(key) => match self.cached.fetch(&key) {
+                Ok(path) => path.is_file(),
+                Err(RunDirError::Missing { .. }) => false,
+                Err(error) => return Err(error.into()),
+            },
+            None => path.is_file(),
+        };
+        if !stored {
+            self.trainer.save_candidate()?;
+            self.cached.publish_new(layout::NETS)?;
+            println!(
+                "note: the candidate of step {} was gone; written again from the training state",
+                self.trainer.step()
+            );
+        }
+        Ok(())
+    }
+
     /// The best net against the fixed anchors: when due, and for the final net (`last`).
     fn rate_against_anchors(&mut self, best: &BestNet, last: bool, spent: Spent) -> Result<()> {
         let (cached, config) = (self.cached, self.config);
