@@ -64,6 +64,7 @@ MATCHES = [
     (wide("wide-2ch-vs-wide-1ch.jsonl"), "wide-2ch", "wide-1ch", "wide 2", "wide 1.06"),
     (wide("wide-4ch-vs-wide-2ch.jsonl"), "wide-4ch", "wide-2ch", "wide 4", "wide 2"),
     (wide("wide-4ch-vs-scratch-4ch.jsonl"), "wide-4ch", "scratch-4ch", "wide 4", "open 4"),
+    (wide("wide-2ch-vs-wide-0.97ch.jsonl"), "wide-2ch", "wide-0.97ch", "wide 2", "wide 0.97"),
 ]
 # The net rated 0.
 ANCHOR = "new 0.5"
