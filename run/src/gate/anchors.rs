@@ -84,16 +84,14 @@ pub fn due(
 /// (A record ahead of the run's clock, from a run whose progress was lost, falls back to the wall
 /// clock too.)
 fn since_last(done: &[EvalRecord], now: Option<f64>) -> f64 {
-    let least = |times: &mut dyn Iterator<Item = f64>| times.fold(f64::INFINITY, f64::min);
-    let on_run_clock = now.and_then(|now| {
-        let times = done.iter().map(|r| r.run_seconds.map(|t| now - t));
-        times.collect::<Option<Vec<f64>>>().map(|times| least(&mut times.into_iter()))
-    });
+    let on_run_clock =
+        done.iter().try_fold(f64::INFINITY, |least, r| Some(least.min(now? - r.run_seconds?)));
     match on_run_clock {
         Some(seconds) if seconds >= 0.0 => seconds,
-        _ => least(
-            &mut done.iter().map(|r| support::unix_seconds().saturating_sub(r.unix_time) as f64),
-        ),
+        _ => done
+            .iter()
+            .map(|r| support::unix_seconds().saturating_sub(r.unix_time) as f64)
+            .fold(f64::INFINITY, f64::min),
     }
 }
 
@@ -222,6 +220,11 @@ mod tests {
         (dir, run)
     }
 
+    /// A sparse run's config with `eval` keys (TOML lines).
+    fn eval_config(keys: &str) -> RunConfig {
+        RunConfig::parse(&format!("{SPARSE}[eval]\n{keys}")).unwrap()
+    }
+
     /// The best net of generation `generation`.
     fn best_net(generation: u32) -> BestNet {
         BestNet {
@@ -239,9 +242,7 @@ mod tests {
         let other = dir.path().join("other.safetensors");
         std::fs::write(&other, b"a net").unwrap();
         let other = format!("mcts:{}", other.display());
-        let config =
-            RunConfig::parse(&format!("{SPARSE}[eval]\nopponents = [\"{other}\", \"alphabeta\"]"))
-                .unwrap();
+        let config = eval_config(&format!("opponents = [\"{other}\", \"alphabeta\"]"));
         let due = || due(&run, &config, &best_net(3), false, Some(100.0)).unwrap();
         let fixed = |spec: &str| Opponent::Fixed(spec.into());
         // A net's player name is not its spec: its record keeps the spec.
@@ -262,10 +263,7 @@ mod tests {
     #[test]
     fn evaluations_are_spaced_on_the_run_s_clock_when_the_records_have_it() {
         let (_dir, run) = temporary_run();
-        let config = RunConfig::parse(&format!(
-            "{SPARSE}[eval]\nopponents = [\"alphabeta:1\"]\nevery_minutes = 10.0"
-        ))
-        .unwrap();
+        let config = eval_config("opponents = [\"alphabeta:1\"]\nevery_minutes = 10.0");
         let due = |now| due(&run, &config, &best_net(2), false, now).unwrap();
         // Generation 1's evaluation, long ago on the wall clock (a run stopped for a day), began
         // 1000 s into the run.
@@ -298,10 +296,7 @@ mod tests {
     #[test]
     fn the_earlier_net_is_the_newest_one_evaluated_at_least_that_long_before() {
         let (dir, run) = temporary_run();
-        let config = RunConfig::parse(&format!(
-            "{SPARSE}[eval]\nopponents = [\"alphabeta:1\"]\nearlier_minutes = 60.0"
-        ))
-        .unwrap();
+        let config = eval_config("opponents = [\"alphabeta:1\"]\nearlier_minutes = 60.0");
         let records = [
             record(1, "alphabeta:1", 100.0, true),
             record(2, "alphabeta:1", 1000.0, true),
