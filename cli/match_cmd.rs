@@ -90,8 +90,16 @@ impl MatchArgs {
 pub fn run(args: MatchArgs, nets: Option<Arc<dyn NetLoader>>) -> Result<()> {
     let mut options = args.net.options(nets)?;
     options.clock = args.clock;
-    let a = Entrant::load(&crate::levels::spec(&args.a)?.parse::<PlayerSpec>()?, &options)?;
-    let b = Entrant::load(&crate::levels::spec(&args.b)?.parse::<PlayerSpec>()?, &options)?;
+    let mut a = Entrant::load(&crate::levels::spec(&args.a)?.parse::<PlayerSpec>()?, &options)?;
+    let mut b = Entrant::load(&crate::levels::spec(&args.b)?.parse::<PlayerSpec>()?, &options)?;
+    // The games go into each player's run: there a net of another run is named by its run too.
+    let runs: Vec<PathBuf> =
+        [a.run_dir(), b.run_dir()].into_iter().flatten().map(Into::into).collect();
+    for run in &runs {
+        a.qualify_outside(run);
+        b.qualify_outside(run);
+    }
+    Entrant::distinguish(&mut a, &mut b)?;
     if let Some(nets) = &options.nets {
         nets.set_cpu_threads(threads_per_net(&a, &b));
     }

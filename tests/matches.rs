@@ -151,3 +151,29 @@ fn an_sprt_match_resumed_after_its_decision_plays_nothing_more() {
     assert!(!again.lines().any(|l| l.starts_with('[')), "no game is played: {again}");
     assert!(again.contains("H1 accepted"), "{again}");
 }
+
+#[test]
+fn a_match_between_two_runs_names_each_net_by_its_run_in_both_runs_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = [dir.path().join("wide"), dir.path().join("narrow")];
+    for run in &runs {
+        // Each run's best net is an untrained sparse net at step 7: alike names unqualified.
+        std::fs::create_dir_all(run.join("nets")).unwrap();
+        let net = crate::helpers::untrained_sparse_net(run, 7);
+        std::fs::rename(net, run.join("nets/step-00000007.safetensors")).unwrap();
+        let best = r#"{"checkpoint": "nets/step-00000007.safetensors", "step": 7, "generation": 0, "promoted_at": 0}"#;
+        std::fs::write(run.join("best.json"), best).unwrap();
+    }
+    let spec = |run: &std::path::Path| format!("mcts:{}:4", run.display());
+    let out = succeed(&["match", &spec(&runs[0]), &spec(&runs[1]), "--games", "2"]);
+    let (a, b) = ("mcts:wide/step-00000007:4", "mcts:narrow/step-00000007:4");
+    assert!(out.contains(&format!("{a} (A) vs {b} (B)")), "{out}");
+    for run in &runs {
+        let results = run.join(rundata::layout::RESULTS_LOG);
+        let records: Vec<ResultRecord> = rundata::read_json_lines(&results).unwrap().records;
+        assert_eq!(records.len(), 2, "{}", results.display());
+        assert!(records
+            .iter()
+            .all(|r| [&r.black, &r.white] == [a, b] || [&r.black, &r.white] == [b, a]));
+    }
+}

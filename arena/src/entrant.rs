@@ -56,7 +56,44 @@ pub struct Entrant {
     name: String,
     step: Option<u64>,
     run_dir: Option<PathBuf>,
+    net: Option<NetName>,
     kind: Kind,
+}
+
+/// The checkpoint a net player is named by: where its stem sits in the player's name, and the
+/// run folder the checkpoint belongs to.
+struct NetName {
+    /// Byte offset of the checkpoint's stem in the player's name.
+    at: usize,
+    checkpoint: PathBuf,
+    /// The run directory the player was named by, or the run around a checkpoint in its `nets/`.
+    run: Option<PathBuf>,
+    /// Whether the name already says the folder (`RUN/step-N`).
+    qualified: bool,
+}
+
+impl NetName {
+    fn of(net: &NetSource, at: usize) -> NetName {
+        let in_nets = |parent: &Path| parent.file_name() == Some(rundata::layout::NETS.as_ref());
+        let run = net.run_dir.clone().or_else(|| {
+            let parent = net.checkpoint.parent().filter(|p| in_nets(p))?;
+            Some(parent.parent()?.to_path_buf())
+        });
+        NetName { at, checkpoint: net.checkpoint.clone(), run, qualified: false }
+    }
+
+    /// The folder a qualified name gives: the run's, else the checkpoint's own.
+    fn folder(&self) -> Option<String> {
+        let folder =
+            self.run.clone().or_else(|| self.checkpoint.parent().map(Path::to_path_buf))?;
+        let folder = folder.canonicalize().ok()?;
+        Some(folder.file_name()?.to_string_lossy().into_owned())
+    }
+
+    fn same_folder(&self, run: &Path) -> bool {
+        let canonical = |p: &Path| p.canonicalize().ok();
+        self.run.as_deref().and_then(canonical).is_some_and(|own| Some(own) == canonical(run))
+    }
 }
 
 enum Kind {
@@ -71,7 +108,8 @@ enum Kind {
 impl Entrant {
     /// Builds the player `spec` names, loading its net if it has one.
     pub fn load(spec: &PlayerSpec, options: &NetOptions) -> Result<Entrant, ArenaError> {
-        let builtin = |name: String, kind| Entrant { name, step: None, run_dir: None, kind };
+        let builtin =
+            |name: String, kind| Entrant { name, step: None, run_dir: None, net: None, kind };
         Ok(match spec {
             PlayerSpec::Random => builtin("random".into(), Kind::Random),
             PlayerSpec::AlphaBeta { limit, net, search } => {
@@ -112,10 +150,12 @@ impl Entrant {
                     Some(net) => {
                         let (shared, step) = load_net(net, options)?;
                         let with_net = Some((shared, options.egdb.clone()));
+                        let at = name.len() + ",net=".len();
                         Entrant {
                             name: format!("{name},net={}{changes}", net.stem()),
                             step: Some(step),
                             run_dir: net.run_dir.clone(),
+                            net: Some(NetName::of(net, at)),
                             kind: Kind::AlphaBeta(limit, with_net, features),
                         }
                     }
@@ -150,6 +190,7 @@ impl Entrant {
                     name,
                     step: Some(step),
                     run_dir: net.run_dir.clone(),
+                    net: Some(NetName::of(net, "mcts:".len())),
                     kind: Kind::Mcts(shared, thinking, options.egdb.clone(), config),
                 }
             }
@@ -159,6 +200,7 @@ impl Entrant {
                     name: format!("policy:{}", net.stem()),
                     step: Some(step),
                     run_dir: net.run_dir.clone(),
+                    net: Some(NetName::of(net, "policy:".len())),
                     kind: Kind::Policy(shared),
                 }
             }
@@ -183,6 +225,48 @@ impl Entrant {
     /// The run directory the player was named by, where its games are recorded.
     pub fn run_dir(&self) -> Option<&Path> {
         self.run_dir.as_deref()
+    }
+
+    /// Names the player's net by its folder too (`mcts:RUN/step-N:400`), once: what a name
+    /// needs where a bare checkpoint name could stand for another net.
+    fn qualify(&mut self) {
+        let Some(net) = self.net.as_mut().filter(|net| !net.qualified) else { return };
+        if let Some(folder) = net.folder() {
+            self.name.insert_str(net.at, &format!("{folder}/"));
+            net.qualified = true;
+        }
+    }
+
+    /// Names the player's net by its run too when its games go into the records of `run`, a
+    /// run other than its own: there a bare `step-N` could be one of `run`'s own nets.
+    pub fn qualify_outside(&mut self, run: &Path) {
+        if self.net.as_ref().is_some_and(|net| !net.same_folder(run)) {
+            self.qualify();
+        }
+    }
+
+    /// Tells two players apart that are named alike but play different checkpoints (the best
+    /// nets of two runs at the same step, say) by naming each net by its folder; players that
+    /// still share a name are refused, since their games could not be told apart.
+    pub fn distinguish(a: &mut Entrant, b: &mut Entrant) -> Result<(), ArenaError> {
+        let checkpoint = |e: &Entrant| e.net.as_ref().map(|net| net.checkpoint.clone());
+        let differ = checkpoint(a)
+            .zip(checkpoint(b))
+            .is_some_and(|(x, y)| x.canonicalize().ok() != y.canonicalize().ok());
+        if a.name != b.name || !differ {
+            return Ok(());
+        }
+        a.qualify();
+        b.qualify();
+        if a.name == b.name {
+            return Err(ArenaError::PlayerSpec {
+                text: a.name.clone(),
+                reason: "both players have this name but play different checkpoints; rename \
+                         one checkpoint so that their games can be told apart"
+                    .into(),
+            });
+        }
+        Ok(())
     }
 }
 

@@ -65,3 +65,46 @@ fn without_a_net_loader_a_net_player_is_refused_naming_the_checkpoint() {
     let err = Entrant::load(&spec, &NetOptions::default()).err().unwrap().to_string();
     assert!(err.contains("step-00000042.safetensors") && err.contains("no net loader"), "{err}");
 }
+
+#[test]
+fn nets_of_other_runs_are_named_by_their_run_and_alike_names_are_told_apart_or_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (run_a, run_b) = (dir.path().join("wide"), dir.path().join("narrow"));
+    tiny_run(&run_a);
+    tiny_run(&run_b);
+    let nets = Some(std::sync::Arc::new(model::TorchNetLoader) as _);
+    let options = NetOptions { playouts: 8, nets, ..NetOptions::default() };
+    let load = |spec: String| Entrant::load(&spec.parse().unwrap(), &options).unwrap();
+
+    // The best nets of two runs at the same step: named alike until told apart.
+    let (mut a, mut b) =
+        (load(format!("mcts:{}", run_a.display())), load(format!("mcts:{}", run_b.display())));
+    assert_eq!(a.name(), b.name());
+    Entrant::distinguish(&mut a, &mut b).unwrap();
+    assert_eq!((a.name(), b.name()), ("mcts:wide/step-00000042:8", "mcts:narrow/step-00000042:8"));
+
+    // In its own run's records a net keeps its bare name, whether named by the run or by the
+    // checkpoint file in the run's nets/; in another run's it is named by its run, once.
+    let file = run_a.join("nets/step-00000042.safetensors");
+    let mut own = load(format!("policy:{}", file.display()));
+    own.qualify_outside(&run_a);
+    assert_eq!(own.name(), "policy:step-00000042");
+    own.qualify_outside(&run_b);
+    own.qualify_outside(&run_b);
+    assert_eq!(own.name(), "policy:wide/step-00000042");
+    let mut engine = load(format!("alphabeta:2,net={}", run_b.display()));
+    engine.qualify_outside(&run_a);
+    assert_eq!(engine.name(), "alphabeta:2,net=narrow/step-00000042");
+
+    // The same net on both sides keeps its name; two runs in folders of one name are refused.
+    let (mut x, mut y) =
+        (load(format!("mcts:{}", run_a.display())), load(format!("mcts:{}", run_a.display())));
+    Entrant::distinguish(&mut x, &mut y).unwrap();
+    assert_eq!(x.name(), "mcts:step-00000042:8");
+    let twin = dir.path().join("other/wide");
+    tiny_run(&twin);
+    let mut twin = load(format!("mcts:{}", twin.display()));
+    let mut a = load(format!("mcts:{}", run_a.display()));
+    let err = Entrant::distinguish(&mut a, &mut twin).unwrap_err().to_string();
+    assert!(err.contains("mcts:wide/step-00000042:8") && err.contains("rename"), "{err}");
+}

@@ -147,8 +147,10 @@ pub fn evaluate(
     for opponent in opponents {
         let (entrant, label, spec) = match opponent {
             Opponent::Fixed(spec) => {
-                let entrant = Entrant::load(&spec.parse()?, &options)
+                let mut entrant = Entrant::load(&spec.parse()?, &options)
                     .with_context(|| format!("`eval.opponents`: {spec}"))?;
+                // In this run's records a bare `step-N` of another run's net would be its own.
+                entrant.qualify_outside(run.run().root());
                 (entrant, None, Some(spec.clone()))
             }
             Opponent::Earlier(record) => {
