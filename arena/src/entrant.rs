@@ -74,10 +74,12 @@ struct NetName {
 
 impl NetName {
     fn of(net: &NetSource, at: usize) -> NetName {
+        // A run's `nets/` sits beside its config; a lone `nets/` folder (the shipped net's) is
+        // no run.
         let in_nets = |parent: &Path| parent.file_name() == Some(rundata::layout::NETS.as_ref());
         let run = net.run_dir.clone().or_else(|| {
-            let parent = net.checkpoint.parent().filter(|p| in_nets(p))?;
-            Some(parent.parent()?.to_path_buf())
+            let parent = net.checkpoint.parent().filter(|p| in_nets(p))?.parent()?;
+            parent.join(rundata::layout::CONFIG).is_file().then(|| parent.to_path_buf())
         });
         NetName { at, checkpoint: net.checkpoint.clone(), run, qualified: false }
     }

@@ -26,6 +26,7 @@ fn tiny_run(dir: &Path) {
     .unwrap();
     let best = r#"{"checkpoint": "nets/step-00000042.safetensors", "step": 42, "generation": 0, "promoted_at": 0}"#;
     std::fs::write(dir.join("best.json"), best).unwrap();
+    std::fs::write(dir.join("config.toml"), "").unwrap();
 }
 
 #[test]
@@ -92,6 +93,13 @@ fn nets_of_other_runs_are_named_by_their_run_and_alike_names_are_told_apart_or_r
     own.qualify_outside(&run_b);
     own.qualify_outside(&run_b);
     assert_eq!(own.name(), "policy:wide/step-00000042");
+    // A `nets/` folder outside a run (the shipped net's) is named by its folder, not its parent.
+    let shipped = dir.path().join("repo/nets");
+    std::fs::create_dir_all(&shipped).unwrap();
+    std::fs::copy(&file, shipped.join("default.safetensors")).unwrap();
+    let mut level = load(format!("policy:{}", shipped.join("default.safetensors").display()));
+    level.qualify_outside(&run_a);
+    assert_eq!(level.name(), "policy:nets/default");
     let mut engine = load(format!("alphabeta:2,net={}", run_b.display()));
     engine.qualify_outside(&run_a);
     assert_eq!(engine.name(), "alphabeta:2,net=narrow/step-00000042");
