@@ -38,7 +38,8 @@ fn the_default_player_is_the_shipped_net_natively_and_it_plays_legal_games() {
     let out = succeed(cache.path(), &["bestmove", "--fen", start, "--playouts", "32"], "");
     assert!(out.starts_with("move ") && out.contains("\nvalue ") && out.contains("\npv "));
     let shipped = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.safetensors"));
-    let copy = cache.path().join("nets/70cdcbf776b7d312/default.safetensors");
+    let sha256 = include_str!("../nets/default.safetensors.sha256");
+    let copy = cache.path().join(format!("nets/{}/default.safetensors", &sha256[..16]));
     assert_eq!(std::fs::read(&copy).unwrap(), shipped.unwrap());
 
     // A damaged copy is written again.
