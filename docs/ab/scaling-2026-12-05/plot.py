@@ -67,6 +67,7 @@ MATCHES = [
     (wide("wide-2ch-vs-wide-0.97ch.jsonl"), "wide-2ch", "wide-0.97ch", "wide 2", "wide 0.97"),
     (wide("wide-8ch-vs-4h-reference.jsonl"), "wide-8ch", "2026-12-04-default-4h-best", "wide 8", "old 4"),
     (wide("wide-8ch-vs-wide-2ch.jsonl"), "wide-8ch", "wide-2ch", "wide 8", "wide 2"),
+    (wide("wide-8ch-vs-wide-4ch.jsonl"), "wide-8ch", "wide-4ch", "wide 8", "wide 4"),
 ]
 # The net rated 0.
 ANCHOR = "new 0.5"
