@@ -2,30 +2,35 @@
 //! climb. A level is an MCTS player of the shipped net with fewer playouts, its move drawn from
 //! the search's visits at a temperature (`move_temperature`) rather than the most visited, and at
 //! the lowest levels the net's priors flattened (`policy_temperature`) so that its search looks
-//! at moves it would not. `play`, `serve`, `hub`, `bestmove` and `analyse` take `level:N` wherever
+//! at moves it would not. Every level names its policy temperature, so that a change of the
+//! players' default leaves the levels as they were calibrated (docs/levels.md). `play`, `serve`, `hub`, `bestmove` and `analyse` take `level:N` wherever
 //! they take a player; it stands for the spec [`spec`] gives.
 
 use crate::shipped_net;
 use anyhow::{bail, Result};
 
 /// One level: the playouts a move, the temperature its move is drawn at, and the net's prior
-/// temperature when not the players' own.
+/// temperature.
 struct Level {
     playouts: u32,
     move_temperature: f32,
-    policy_temperature: Option<f32>,
+    policy_temperature: f32,
 }
+
+/// The policy temperature the upper levels were calibrated at (the players' default until
+/// 2026-12-07).
+const CALIBRATED: f32 = 1.6;
 
 /// The levels, weakest first.
 const LEVELS: [Level; 8] = [
-    Level { playouts: 8, move_temperature: 4.0, policy_temperature: Some(10.0) },
-    Level { playouts: 8, move_temperature: 2.0, policy_temperature: Some(4.0) },
-    Level { playouts: 8, move_temperature: 2.0, policy_temperature: None },
-    Level { playouts: 8, move_temperature: 1.0, policy_temperature: None },
-    Level { playouts: 16, move_temperature: 0.5, policy_temperature: None },
-    Level { playouts: 32, move_temperature: 0.25, policy_temperature: None },
-    Level { playouts: 64, move_temperature: 0.0, policy_temperature: None },
-    Level { playouts: 400, move_temperature: 0.0, policy_temperature: None },
+    Level { playouts: 8, move_temperature: 4.0, policy_temperature: 10.0 },
+    Level { playouts: 8, move_temperature: 2.0, policy_temperature: 4.0 },
+    Level { playouts: 8, move_temperature: 2.0, policy_temperature: CALIBRATED },
+    Level { playouts: 8, move_temperature: 1.0, policy_temperature: CALIBRATED },
+    Level { playouts: 16, move_temperature: 0.5, policy_temperature: CALIBRATED },
+    Level { playouts: 32, move_temperature: 0.25, policy_temperature: CALIBRATED },
+    Level { playouts: 64, move_temperature: 0.0, policy_temperature: CALIBRATED },
+    Level { playouts: 400, move_temperature: 0.0, policy_temperature: CALIBRATED },
 ];
 
 /// How many levels there are: `level:1` to `level:COUNT`.
@@ -49,9 +54,7 @@ pub fn spec(text: &str) -> Result<String> {
     if level.move_temperature > 0.0 {
         spec += &format!(",move_temperature={}", level.move_temperature);
     }
-    if let Some(t) = level.policy_temperature {
-        spec += &format!(",policy_temperature={t}");
-    }
+    spec += &format!(",policy_temperature={}", level.policy_temperature);
     Ok(spec)
 }
 
@@ -63,7 +66,7 @@ mod tests {
     fn levels_stand_for_the_shipped_net_and_other_players_pass_through() {
         let net = shipped_net::checkpoint().unwrap();
         let net = net.display();
-        assert_eq!(spec("level:8").unwrap(), format!("mcts:{net}:400"));
+        assert_eq!(spec("level:8").unwrap(), format!("mcts:{net}:400,policy_temperature=1.6"));
         assert_eq!(
             spec("level:1").unwrap(),
             format!("mcts:{net}:8,move_temperature=4,policy_temperature=10")

@@ -75,7 +75,7 @@ fn levels_play_natively_wherever_a_player_is_named() {
         ["match", "level:1", "level:8", "--games", "2", "--threads", "1", "--pdn", "/dev/null"];
     let out = succeed(cache.path(), &args, "");
     assert!(out.contains("mcts:default:8,move_temperature=4,policy_temperature=10"), "{out}");
-    assert!(out.contains("mcts:default:400"), "{out}");
+    assert!(out.contains("mcts:default:400,policy_temperature=1.6"), "{out}");
     let out = succeed(cache.path(), &["play", "--opponent", "level:3"], "quit\n");
     assert!(out.contains("You play Black against mcts:default:8,move_temperature=2."), "{out}");
     let out = run_without_net_library(cache.path(), &["play", "--opponent", "level:9"], "");

@@ -36,10 +36,11 @@ const PLAYOUT_LEAVES: u32 = 2;
 /// set the speed (8 beat both 4 and 32 at 0.1 s per move: docs/training-results.md).
 const TIMED_LEAVES: u32 = 8;
 
-/// A player's policy temperature: the search looks wider than the net's priors say. The 2-hour
-/// run's final net against itself at 1.0, 314 games each: 1.3 scored 0.553 and 1.6 0.586 at 64
-/// playouts (docs/training-results.md, "What made it stronger").
-const PLAYER_POLICY_TEMPERATURE: f32 = 1.6;
+/// A player's policy temperature: the search looks wider than the net's priors say. Wider pays
+/// more the more playouts a move gets: with the shipped sparse net 2.5 scored level with 1.6 at
+/// 400 playouts, ahead at 3,200 and at 0.1 s a move (docs/ab/player-search-2026-12-07); 1.6 had
+/// beaten 1.0 at 64 and 400 playouts (docs/training-results.md, "What made it stronger").
+const PLAYER_POLICY_TEMPERATURE: f32 = 2.5;
 
 /// A player's search for `thinking`: the defaults without exploration noise (the most visited
 /// step is played), with the leaves per batch that fit the budget and a wider policy.
