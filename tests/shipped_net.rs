@@ -77,7 +77,12 @@ fn levels_play_natively_wherever_a_player_is_named() {
     assert!(out.contains("mcts:default:8,move_temperature=4,policy_temperature=10"), "{out}");
     assert!(out.contains("mcts:default:400,policy_temperature=1.6"), "{out}");
     let out = succeed(cache.path(), &["play", "--opponent", "level:3"], "quit\n");
-    assert!(out.contains("You play Black against mcts:default:8,move_temperature=2."), "{out}");
+    assert!(
+        out.contains(
+            "You play Black against mcts:default:8,move_temperature=2,policy_temperature=1.6."
+        ),
+        "{out}"
+    );
     let out = run_without_net_library(cache.path(), &["play", "--opponent", "level:9"], "");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("from 1 to 8"));
