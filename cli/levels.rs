@@ -3,8 +3,9 @@
 //! the search's visits at a temperature (`move_temperature`) rather than the most visited, and at
 //! the lowest levels the net's priors flattened (`policy_temperature`) so that its search looks
 //! at moves it would not. Every level names its policy temperature, so that a change of the
-//! players' default leaves the levels as they were calibrated (docs/levels.md). `play`, `serve`, `hub`, `bestmove` and `analyse` take `level:N` wherever
-//! they take a player; it stands for the spec [`spec`] gives.
+//! players' default leaves the levels as they were calibrated (docs/levels.md). `play`, `serve`,
+//! `hub`, `bestmove` and `analyse` take `level:N` wherever they take a player; it stands for the
+//! spec [`spec`] gives.
 
 use crate::shipped_net;
 use anyhow::{bail, Result};
