@@ -1,6 +1,7 @@
 //! Endgame tables from the command line: `match --egdb DIR` adjudicates a game at the first
 //! position the tables cover; a folder without tables changes nothing; a damaged table is refused
-//! by name; self-play with `[egdb]` and `selfplay.adjudicate_egdb` ends its games there; a run
+//! by name; self-play with `[egdb]` and `selfplay.adjudicate_egdb` ends its games there, with
+//! `selfplay.rescore_egdb` plays them on and writes the tables' results for the endings; a run
 //! with `[egdb]` measures its value head on the tables at each checkpoint, and `ladder` shows it;
 //! `egdb probe` answers each line of its input, a line too long or not UTF-8 with an error line;
 //! `egdb verify` finds built tables consistent (its finding of wrong ones is `egdb`'s own test).
@@ -138,6 +139,38 @@ fn self_play_with_adjudication_ends_its_games_at_the_tables() {
     }
     // About half the games of a tiny net reach 4 pieces within 300 plies.
     assert!(adjudicated > 0, "no game reached the tables");
+}
+
+#[test]
+fn self_play_with_rescoring_plays_on_and_writes_the_tables_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("egdb");
+    build_tables(&tables);
+    let mut config = crate::helpers::shipped_config("tiny.toml");
+    config.selfplay.draw.max_plies = 300;
+    config.selfplay.mcts.resignation.enabled = false;
+    config.selfplay.rescore_egdb = true;
+    config.egdb = runconfig::EgdbConfig { path: tables.clone(), pieces: 4 };
+    let config_file = crate::helpers::write_config(dir.path(), "config.toml", &config);
+    let run = dir.path().join("run");
+    let args = ["selfplay", "--config", arg(&config_file), "--run-dir", arg(&run), "--games", "8"];
+    succeed(&args);
+    let tables = egdb::Tables::open(&tables).unwrap();
+    let mut in_tables = 0;
+    for shard in shard::list_shards(&run.join("shards")).unwrap() {
+        for sample in shard::read_shard(&shard).unwrap().records.iter().map(|r| r.to_sample()) {
+            let position = sample.observation.position;
+            let Some(winner) = search::table_winner(&tables, &position) else { continue };
+            if sample.observation.moving_piece.is_some() {
+                continue;
+            }
+            // Played on past the first table position, each with the tables' exact result.
+            let exact = search::GameEnd::Tables { winner }.score_for(position.side_to_move());
+            assert_eq!((sample.result, sample.search_value), (exact, f32::from(exact)));
+            in_tables += 1;
+        }
+    }
+    assert!(in_tables > 0, "no decision in the tables");
 }
 
 #[test]

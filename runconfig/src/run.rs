@@ -62,8 +62,8 @@ pub struct RunConfig {
 }
 
 /// The endgame tables self-play uses (`checkers-zero egdb build`): its searches take the positions
-/// they cover as exact, and with `selfplay.adjudicate_egdb` a game ends at the first of them. The
-/// trainer measures its value head on a fixed set of their positions at each checkpoint.
+/// they cover as exact; with `selfplay.adjudicate_egdb` a game ends at the first of them, with
+/// `selfplay.rescore_egdb` its results are theirs from the first of them on. The trainer measures its value head on a fixed set of their positions at each checkpoint.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct EgdbConfig {
@@ -204,6 +204,9 @@ impl RunConfig {
         }
         if self.selfplay.adjudicate_egdb && self.egdb.pieces == 0 {
             bail!("`selfplay.adjudicate_egdb` needs tables: set `egdb.pieces`");
+        }
+        if self.selfplay.rescore_egdb && self.egdb.pieces == 0 {
+            bail!("`selfplay.rescore_egdb` needs tables: set `egdb.pieces`");
         }
         if self.selfplay.value_search_nodes > 0 && !matches!(self.net, NetConfig::Sparse(_)) {
             bail!("`selfplay.value_search_nodes` needs the sparse net (`net.kind = \"sparse\"`): alpha-beta runs it incrementally");

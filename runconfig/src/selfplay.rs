@@ -28,6 +28,10 @@ search::settings! {
         /// End a game at the first position (at the start of a move) the endgame tables of the
         /// run's `[egdb]` section cover, with their result; off, the tables only guide the search.
         adjudicate_egdb: bool = false, Range::Any;
+        /// Play every game to its end, then give each decision the result the endgame tables give
+        /// from the first position they cover (and each decision there its own position's exact
+        /// value as result and search value): the endings are trained on, with best-play results.
+        rescore_egdb: bool = false, Range::Any;
         /// Nodes of the alpha-beta engine (the full one, the net at its quiet leaves) that score
         /// each decision at the start of a move once its game has ended: its score becomes the
         /// decision's search value (`train.search_value_weight` mixes it with the game's

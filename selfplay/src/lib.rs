@@ -3,14 +3,17 @@
 //! the start position or an opening ballot ([`Openings`]), many games per worker with their
 //! search leaves evaluated in one batch (through any `search::Evaluator`: the run gives each
 //! worker a net's), parallel workers, value targets from the alpha-beta engine
-//! ([`ValueSearch`]), writing trajectory shards (the `shard` crate). No libtorch: the caller
-//! makes the evaluators. The run's self-play role (which nets play, the batches, the uploads) is
-//! `run/src/selfplay/`.
+//! ([`ValueSearch`]), results rescored by the endgame tables ([`table_results`]), writing
+//! trajectory shards (the `shard` crate). No libtorch: the caller makes the evaluators. The run's
+//! self-play role (which nets play, the batches, the uploads) is `run/src/selfplay/`.
 
 pub mod game;
 pub mod openings;
 mod resign;
 pub mod session;
+pub mod table_results;
+#[cfg(test)]
+mod test_tables;
 pub mod value_search;
 pub mod worker;
 

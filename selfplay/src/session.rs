@@ -128,8 +128,8 @@ pub struct Session<'a> {
     pub generation: &'a dyn Fn() -> Option<u32>,
     /// Where the games start (the start position, or ballots of an opening deck).
     pub openings: Openings,
-    /// Endgame tables the searches take as exact leaves, and that end the games when
-    /// `config.adjudicate_egdb` is set.
+    /// Endgame tables the searches take as exact leaves, that end the games when
+    /// `config.adjudicate_egdb` is set, and rescore their results when `config.rescore_egdb` is.
     pub tables: Option<Arc<Tables>>,
     /// Called with each shard's path and the games it holds, once it is on disk (its PDN file,
     /// when written, is already there): e.g. to upload it.
@@ -163,6 +163,7 @@ impl Session<'_> {
             openings: self.openings.clone(),
             tables: self.tables.clone(),
             adjudicate_egdb: self.config.adjudicate_egdb,
+            rescore_egdb: self.config.rescore_egdb,
             value_search_nodes: self.config.value_search_nodes,
         };
         let counter = GameCounter::new(0, games);

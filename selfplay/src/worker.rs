@@ -2,10 +2,12 @@
 //! one batch (one forward pass), so the net never runs on a single position. Workers run on their
 //! own threads; finished games flow back to the caller over a channel. With
 //! [`GamePlan::value_search_nodes`] a worker scores each finished game's decisions with the
-//! alpha-beta engine before sending it ([`ValueSearch`]).
+//! alpha-beta engine before sending it ([`ValueSearch`]), and with [`GamePlan::rescore_egdb`] its
+//! results by the endgame tables ([`crate::table_results`]).
 
 use crate::game::SelfPlayGame;
 use crate::openings::Openings;
+use crate::table_results;
 use crate::value_search::ValueSearch;
 use draughts::DrawRules;
 use egdb::Tables;
@@ -107,6 +109,8 @@ pub struct GamePlan {
     pub tables: Option<Arc<Tables>>,
     /// Whether a game ends at the first position `tables` cover, with their result.
     pub adjudicate_egdb: bool,
+    /// Whether a finished game's results are rescored by `tables` (see [`crate::table_results`]).
+    pub rescore_egdb: bool,
     /// Nodes of the alpha-beta engine that scores each decision of a finished game for its
     /// search value (the net at its leaves, through [`Evaluator::leaf_evaluator`]); 0: the
     /// MCTS root's value stays.
@@ -183,6 +187,9 @@ pub fn run_worker(
                         evaluator.leaf_evaluator().ok_or_else(no_leaf_evaluator)?;
                     value_search.score(&mut record, plan.draw_rules, net_leaves.as_mut());
                 }
+                if let Some(tables) = plan.tables.as_deref().filter(|_| plan.rescore_egdb) {
+                    table_results::rescore(&mut record, tables);
+                }
                 // The receiver only goes away when the caller stops listening; nothing to do then.
                 let _ = finished.send(FinishedGame { number, record });
             } else {
@@ -224,6 +231,7 @@ mod tests {
             openings: Openings::none(),
             tables: None,
             adjudicate_egdb: false,
+            rescore_egdb: false,
             value_search_nodes: 0,
         }
     }

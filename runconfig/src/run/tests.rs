@@ -27,6 +27,9 @@ fn egdb_keys_are_checked() {
     let text = shipped("tiny.toml").replace("[selfplay]", "[selfplay]\nadjudicate_egdb = true");
     let err = format!("{:#}", RunConfig::parse(&text).unwrap_err());
     assert!(err.contains("selfplay.adjudicate_egdb"), "{err}");
+    let text = shipped("tiny.toml").replace("[selfplay]", "[selfplay]\nrescore_egdb = true");
+    let err = format!("{:#}", RunConfig::parse(&text).unwrap_err());
+    assert!(err.contains("selfplay.rescore_egdb"), "{err}");
     let dir = tempfile::tempdir().unwrap();
     let missing = EgdbConfig { path: dir.path().to_path_buf(), pieces: 2 };
     let err = format!("{:#}", missing.load().unwrap_err());

@@ -2,13 +2,12 @@
 //! randomisation, resignation, and adjudication by the endgame tables.
 
 use super::SelfPlayGame;
+use crate::test_tables::{self_played, tables, WON};
 use draughts::{Color, DrawRules, Game, Position};
-use egdb::Tables;
 use search::{
-    EvalError, EvalRequest, Evaluation, Evaluator, GameEnd, GameRecord, MctsConfig, PlayoutCap,
-    Resignation, UniformEvaluator,
+    EvalError, EvalRequest, Evaluation, Evaluator, GameEnd, MctsConfig, PlayoutCap, Resignation,
+    UniformEvaluator,
 };
-use std::sync::{Arc, OnceLock};
 
 #[test]
 fn a_seeded_self_play_game_is_reproducible() {
@@ -104,31 +103,6 @@ fn a_side_resigns_after_consecutive_hopeless_searches_unless_resignation_is_off(
         record.resignation.false_positive(record.end),
         Some(record.end.score_for(Color::Black) >= 0)
     );
-}
-
-/// Tables for up to 3 pieces, built once into a folder kept for the whole test run.
-fn tables() -> Arc<Tables> {
-    static TABLES: OnceLock<(tempfile::TempDir, Arc<Tables>)> = OnceLock::new();
-    let (_, tables) = TABLES.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        egdb::build(dir.path(), 3, |_| {}).unwrap();
-        let tables = Tables::open(dir.path()).unwrap();
-        (dir, Arc::new(tables))
-    });
-    Arc::clone(tables)
-}
-
-/// Black's two kings against White's king: a win in 21 plies by the tables.
-const WON: &str = "B:WK32:BK14,K15";
-
-/// Plays a self-play game from `fen` with the tables (16 visits a decision, at most 20 plies).
-fn self_played(fen: &str, adjudicate: bool) -> GameRecord {
-    let rules = DrawRules { max_plies: 20, ..DrawRules::default() };
-    let game = Game::new(Position::from_fen(fen).unwrap(), rules);
-    let cap = PlayoutCap { full_visits: 16, cheap_visits: 16, full_probability: 1.0 };
-    let config = MctsConfig { playout_cap: cap, ..MctsConfig::default() };
-    let game = SelfPlayGame::with_tables(&config, game, 5, Some(tables()), adjudicate).unwrap();
-    game.play(&mut UniformEvaluator).unwrap()
 }
 
 #[test]
