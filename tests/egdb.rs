@@ -154,7 +154,8 @@ fn self_play_with_rescoring_plays_on_and_writes_the_tables_results() {
     let config_file = crate::helpers::write_config(dir.path(), "config.toml", &config);
     let run = dir.path().join("run");
     let args = ["selfplay", "--config", arg(&config_file), "--run-dir", arg(&run), "--games", "8"];
-    succeed(&args);
+    let out = succeed(&args);
+    assert!(out.contains("rescored by the tables"), "{out}");
     let tables = egdb::Tables::open(&tables).unwrap();
     let mut in_tables = 0;
     for shard in shard::list_shards(&run.join("shards")).unwrap() {

@@ -116,6 +116,7 @@ fn figures(t: &selfplay::SessionTotals) -> SelfPlayFigures {
         losses: t.white_wins,
         resign_false_positive_rate: (t.resign_checks > 0)
             .then(|| t.resign_false_positives as f32 / t.resign_checks as f32),
+        rescored: t.rescored,
     }
 }
 

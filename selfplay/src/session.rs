@@ -62,6 +62,8 @@ pub struct SessionTotals {
     pub resign_checks: u64,
     /// ...of which that side did not lose.
     pub resign_false_positives: u64,
+    /// Games a result of which the endgame tables changed (`selfplay.rescore_egdb`).
+    pub rescored: u64,
     /// Wall time since the session started.
     pub elapsed: Duration,
 }
@@ -77,10 +79,14 @@ impl SessionTotals {
         self.plies as f64 / self.games.max(1) as f64
     }
 
-    /// One line: rates, mean game length and results.
+    /// One line: rates, mean game length and results (and the games rescored, if any).
     pub fn describe(&self) -> String {
+        let rescored = match self.rescored {
+            0 => String::new(),
+            n => format!("  rescored by the tables {n}"),
+        };
         format!(
-            "{:.2} games/s  {:.0} pos/s  mean {:.0} plies  B/D/W {}/{}/{}",
+            "{:.2} games/s  {:.0} pos/s  mean {:.0} plies  B/D/W {}/{}/{}{rescored}",
             self.games_per_sec(),
             self.samples as f64 / self.elapsed.as_secs_f64().max(1e-9),
             self.mean_length(),
@@ -90,8 +96,9 @@ impl SessionTotals {
         )
     }
 
-    fn add(&mut self, record: &GameRecord, samples: usize) {
+    fn add(&mut self, record: &GameRecord, samples: usize, rescored: bool) {
         self.games += 1;
+        self.rescored += u64::from(rescored);
         self.samples += samples as u64;
         self.plies += record.moves.len() as u64;
         match record.end.score_for(Color::Black) {
@@ -188,7 +195,7 @@ impl Session<'_> {
             let mut collected = Ok(());
             for finished in rx.iter() {
                 let samples = finished.record.decisions.len();
-                report.totals.add(&finished.record, samples);
+                report.totals.add(&finished.record, samples, finished.rescored);
                 report.totals.elapsed = start.elapsed();
                 pending.push(finished.record);
                 if pending.len() >= self.config.games_per_shard {

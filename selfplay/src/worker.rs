@@ -131,6 +131,8 @@ pub struct FinishedGame {
     pub number: u64,
     /// The moves, the end, and every decision's search.
     pub record: GameRecord,
+    /// Whether the endgame tables changed a result of it ([`GamePlan::rescore_egdb`]).
+    pub rescored: bool,
 }
 
 /// Plays games numbered by `counter` with `evaluator` until the counter runs out, sending each
@@ -187,11 +189,12 @@ pub fn run_worker(
                         evaluator.leaf_evaluator().ok_or_else(no_leaf_evaluator)?;
                     value_search.score(&mut record, plan.draw_rules, net_leaves.as_mut());
                 }
-                if let Some(tables) = plan.tables.as_deref().filter(|_| plan.rescore_egdb) {
-                    table_results::rescore(&mut record, tables);
-                }
+                let rescored = match plan.tables.as_deref().filter(|_| plan.rescore_egdb) {
+                    Some(tables) => table_results::rescore(&mut record, tables) > 0,
+                    None => false,
+                };
                 // The receiver only goes away when the caller stops listening; nothing to do then.
-                let _ = finished.send(FinishedGame { number, record });
+                let _ = finished.send(FinishedGame { number, record, rescored });
             } else {
                 i += 1;
             }

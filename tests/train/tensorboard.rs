@@ -58,6 +58,7 @@ fn tensorboard_reads_our_scalars_with_their_steps_and_values() {
         draws: 4,
         losses: 1,
         resign_false_positive_rate: Some(0.125),
+        rescored: 2,
     };
     logger.selfplay(8, &selfplay).unwrap();
     logger
@@ -76,6 +77,7 @@ fn tensorboard_reads_our_scalars_with_their_steps_and_values() {
         ("selfplay/draw_rate", 8, 0.5),
         ("selfplay/loss_rate", 8, 0.125),
         ("selfplay/resign_false_positives", 8, 0.125),
+        ("selfplay/rescored_share", 8, 0.25),
         ("eval/score", 500, 0.5),
         ("eval/elo", 500, 35.5),
         ("eval/draws", 500, 20.0),

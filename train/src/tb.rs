@@ -101,6 +101,9 @@ impl TbLogger {
         if let Some(rate) = f.resign_false_positive_rate {
             points.push(("selfplay/resign_false_positives", rate));
         }
+        if f.rescored > 0 {
+            points.push(("selfplay/rescored_share", f.rescored as f32 / games));
+        }
         self.scalars(step, &points)
     }
 
@@ -139,6 +142,8 @@ pub struct SelfPlayFigures {
     /// Among games played out after a resignation would have happened: the share the resigning
     /// side did not lose. `None` when none were played out.
     pub resign_false_positive_rate: Option<f32>,
+    /// Games a result of which the endgame tables changed (`selfplay.rescore_egdb`).
+    pub rescored: u64,
 }
 
 /// An evaluation match, from the candidate's view.
