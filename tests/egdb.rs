@@ -150,6 +150,8 @@ fn self_play_with_rescoring_plays_on_and_writes_the_tables_results() {
     config.selfplay.draw.max_plies = 300;
     config.selfplay.mcts.resignation.enabled = false;
     config.selfplay.rescore_egdb = true;
+    // The net alone searches; the tables only rescore.
+    config.selfplay.search_egdb = false;
     config.egdb = runconfig::EgdbConfig { path: tables.clone(), pieces: 4 };
     let config_file = crate::helpers::write_config(dir.path(), "config.toml", &config);
     let run = dir.path().join("run");

@@ -25,6 +25,10 @@ search::settings! {
         eval_cache: usize = DEFAULT_EVAL_CACHE, Range::AtMost(16_777_216.0);
         /// Also write every game as PDN (one file per shard) under the run's `games/` folder.
         write_pdn: bool = true, Range::Any;
+        /// The searches take the positions (at the start of a move) the endgame tables of the
+        /// run's `[egdb]` section cover as exact leaves; off, they ask the net there as anywhere
+        /// (the tables then only adjudicate or rescore, and measure the value head).
+        search_egdb: bool = true, Range::Any;
         /// End a game at the first position (at the start of a move) the endgame tables of the
         /// run's `[egdb]` section cover, with their result; off, the tables only guide the search.
         adjudicate_egdb: bool = false, Range::Any;

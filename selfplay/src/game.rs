@@ -41,22 +41,21 @@ impl SelfPlayGame {
     /// Starts a game from `game` (usually a fresh `Game`, or an opening). `seed` drives every
     /// random choice of this game. Fails when the game is already over.
     pub fn new(config: &MctsConfig, game: Game, seed: u64) -> Result<SelfPlayGame, SearchError> {
-        SelfPlayGame::with_tables(config, game, seed, None, false)
+        SelfPlayGame::with_tables(config, game, seed, None, None)
     }
 
-    /// [`SelfPlayGame::new`] with endgame tables: the searches take the positions `tables` cover
-    /// as exact leaves (see [`Search::with_tables`]), and with `adjudicate` the game ends at the
-    /// first position at the start of a move they cover, with their result
+    /// [`SelfPlayGame::new`] with endgame tables: the searches take the positions `search_tables`
+    /// cover as exact leaves (see [`Search::with_tables`]), and the game ends at the first
+    /// position at the start of a move that `adjudicator` covers, with its result
     /// ([`GameEnd::Tables`]; the rules' own end comes first).
     pub fn with_tables(
         config: &MctsConfig,
         game: Game,
         seed: u64,
-        tables: Option<Arc<Tables>>,
-        adjudicate: bool,
+        search_tables: Option<Arc<Tables>>,
+        adjudicator: Option<Arc<Tables>>,
     ) -> Result<SelfPlayGame, SearchError> {
-        let adjudicator = tables.clone().filter(|_| adjudicate);
-        let search = Search::new(config, &game, seed)?.with_tables(tables);
+        let search = Search::new(config, &game, seed)?.with_tables(search_tables);
         let mut rng = StdRng::seed_from_u64(seed ^ DRIVER_SEED_SALT);
         let resignation_allowed = rng.random::<f32>() >= config.resignation.disabled_share;
         let mut this = SelfPlayGame {

@@ -169,6 +169,7 @@ impl Session<'_> {
             games_in_flight: self.config.games_in_flight,
             openings: self.openings.clone(),
             tables: self.tables.clone(),
+            search_egdb: self.config.search_egdb,
             adjudicate_egdb: self.config.adjudicate_egdb,
             rescore_egdb: self.config.rescore_egdb,
             value_search_nodes: self.config.value_search_nodes,

@@ -21,12 +21,15 @@ pub fn tables() -> Arc<Tables> {
 /// Black's two kings against White's king: a win in 21 plies by the tables.
 pub const WON: &str = "B:WK32:BK14,K15";
 
-/// Plays a self-play game from `fen` with the tables (16 visits a decision, at most 20 plies).
-pub fn self_played(fen: &str, adjudicate: bool) -> GameRecord {
+/// Plays a self-play game from `fen` (16 visits a decision, at most 20 plies), the tables as the
+/// searches' leaves with `search`, as its adjudicator with `adjudicate`.
+pub fn self_played(fen: &str, search: bool, adjudicate: bool) -> GameRecord {
     let rules = DrawRules { max_plies: 20, ..DrawRules::default() };
     let game = Game::new(Position::from_fen(fen).unwrap(), rules);
     let cap = PlayoutCap { full_visits: 16, cheap_visits: 16, full_probability: 1.0 };
     let config = MctsConfig { playout_cap: cap, ..MctsConfig::default() };
-    let game = SelfPlayGame::with_tables(&config, game, 5, Some(tables()), adjudicate).unwrap();
+    let (search_tables, adjudicator) = (Some(tables()).filter(|_| search), Some(tables()));
+    let adjudicator = adjudicator.filter(|_| adjudicate);
+    let game = SelfPlayGame::with_tables(&config, game, 5, search_tables, adjudicator).unwrap();
     game.play(&mut UniformEvaluator).unwrap()
 }

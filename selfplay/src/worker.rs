@@ -105,8 +105,10 @@ pub struct GamePlan {
     pub games_in_flight: usize,
     /// Where each game starts: the start position or an opening ballot.
     pub openings: Openings,
-    /// Endgame tables the searches take as exact leaves.
+    /// The run's endgame tables, for what the flags below and `value_search_nodes` ask of them.
     pub tables: Option<Arc<Tables>>,
+    /// Whether the searches take the positions `tables` cover as exact leaves.
+    pub search_egdb: bool,
     /// Whether a game ends at the first position `tables` cover, with their result.
     pub adjudicate_egdb: bool,
     /// Whether a finished game's results are rescored by `tables` (see [`crate::table_results`]).
@@ -121,7 +123,9 @@ impl GamePlan {
     fn start(&self, number: u64) -> Result<SelfPlayGame, SearchError> {
         let seed = game_seed(self.seed, number);
         let game = self.openings.start(seed, self.draw_rules);
-        SelfPlayGame::with_tables(&self.mcts, game, seed, self.tables.clone(), self.adjudicate_egdb)
+        let search_tables = self.tables.clone().filter(|_| self.search_egdb);
+        let adjudicator = self.tables.clone().filter(|_| self.adjudicate_egdb);
+        SelfPlayGame::with_tables(&self.mcts, game, seed, search_tables, adjudicator)
     }
 }
 
@@ -233,6 +237,7 @@ mod tests {
             games_in_flight: 4,
             openings: Openings::none(),
             tables: None,
+            search_egdb: true,
             adjudicate_egdb: false,
             rescore_egdb: false,
             value_search_nodes: 0,

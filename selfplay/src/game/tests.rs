@@ -108,11 +108,11 @@ fn a_side_resigns_after_consecutive_hopeless_searches_unless_resignation_is_off(
 #[test]
 fn self_play_ends_at_the_first_table_position_with_its_result() {
     // Already in the tables: over before a move.
-    let record = self_played(WON, true);
+    let record = self_played(WON, true, true);
     assert_eq!(record.end, GameEnd::Tables { winner: Some(Color::Black) });
     assert!(record.moves.is_empty() && record.decisions.is_empty());
     // Four pieces: Black's forced 14x23 reaches the tables, which give their result.
-    let record = self_played("B:W18,K32:B14,K1", true);
+    let record = self_played("B:W18,K32:B14,K1", true, true);
     assert_eq!(record.moves.len(), 1, "{record:?}");
     let GameEnd::Tables { winner } = record.end else { panic!("{record:?}") };
     let after = Position::from_fen("B:W18,K32:B14,K1").unwrap().play(record.moves[0]);
@@ -121,7 +121,7 @@ fn self_play_ends_at_the_first_table_position_with_its_result() {
 
 #[test]
 fn self_play_without_adjudication_plays_on_by_the_rules() {
-    let record = self_played(WON, false);
+    let record = self_played(WON, true, false);
     assert!(matches!(record.end, GameEnd::Played(_)), "{record:?}");
     assert!(!record.moves.is_empty());
     // Every searched decision of the winner saw its win.
@@ -129,4 +129,15 @@ fn self_play_without_adjudication_plays_on_by_the_rules() {
         record.decisions.iter().filter(|d| d.observation.position.side_to_move() == Color::Black);
     assert!(black.clone().count() > 0);
     assert!(black.clone().all(|d| d.search_value > 0.5), "{:?}", record.decisions);
+}
+
+#[test]
+fn self_play_searching_without_the_tables_asks_the_net_in_their_positions() {
+    // The uniform net values every position at 0: without the tables as leaves, the winner's
+    // searches in a won ending do not all see the win.
+    let record = self_played(WON, false, false);
+    let black =
+        record.decisions.iter().filter(|d| d.observation.position.side_to_move() == Color::Black);
+    assert!(black.clone().count() > 0);
+    assert!(black.clone().any(|d| d.search_value < 0.5), "{:?}", record.decisions);
 }
