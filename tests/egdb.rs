@@ -8,7 +8,8 @@
 
 use crate::helpers::{arg, checkers_zero, output_with_input, run_to_end, succeed};
 use draughts::{read_pdn, Position};
-use std::path::Path;
+use runconfig::RunConfig;
+use std::path::{Path, PathBuf};
 
 /// Builds the tables for up to 4 pieces into `dir`.
 fn build_tables(dir: &Path) {
@@ -109,19 +110,27 @@ fn first_in_tables(start: Position, moves: &[draughts::Move]) -> Option<usize> {
     (position.occupied().count() <= 4).then_some(moves.len())
 }
 
-#[test]
-fn self_play_with_adjudication_ends_its_games_at_the_tables() {
-    let dir = tempfile::tempdir().unwrap();
-    let tables = dir.path().join("egdb");
+/// Plays 8 self-play games of `configs/tiny.toml` (at most 300 plies) with the 4-piece tables
+/// built into `dir` and `setting` applied; returns the run folder and the command's output.
+fn self_play_with_tables(dir: &Path, setting: impl FnOnce(&mut RunConfig)) -> (PathBuf, String) {
+    let tables = dir.join("egdb");
     build_tables(&tables);
     let mut config = crate::helpers::shipped_config("tiny.toml");
     config.selfplay.draw.max_plies = 300;
-    config.selfplay.adjudicate_egdb = true;
-    config.egdb = runconfig::EgdbConfig { path: tables.clone(), pieces: 4 };
-    let config_file = crate::helpers::write_config(dir.path(), "config.toml", &config);
-    let run = dir.path().join("run");
+    config.egdb = runconfig::EgdbConfig { path: tables, pieces: 4 };
+    setting(&mut config);
+    let config_file = crate::helpers::write_config(dir, "config.toml", &config);
+    let run = dir.join("run");
     let args = ["selfplay", "--config", arg(&config_file), "--run-dir", arg(&run), "--games", "8"];
-    succeed(&args);
+    let out = succeed(&args);
+    (run, out)
+}
+
+#[test]
+fn self_play_with_adjudication_ends_its_games_at_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let (run, _) =
+        self_play_with_tables(dir.path(), |config| config.selfplay.adjudicate_egdb = true);
     let mut adjudicated = 0;
     for file in crate::helpers::sorted_files(&run.join("games")) {
         for game in read_pdn(&std::fs::read_to_string(&file).unwrap()).unwrap() {
@@ -144,21 +153,14 @@ fn self_play_with_adjudication_ends_its_games_at_the_tables() {
 #[test]
 fn self_play_with_rescoring_plays_on_and_writes_the_tables_results() {
     let dir = tempfile::tempdir().unwrap();
-    let tables = dir.path().join("egdb");
-    build_tables(&tables);
-    let mut config = crate::helpers::shipped_config("tiny.toml");
-    config.selfplay.draw.max_plies = 300;
-    config.selfplay.mcts.resignation.enabled = false;
-    config.selfplay.rescore_egdb = true;
-    // The net alone searches; the tables only rescore.
-    config.selfplay.search_egdb = false;
-    config.egdb = runconfig::EgdbConfig { path: tables.clone(), pieces: 4 };
-    let config_file = crate::helpers::write_config(dir.path(), "config.toml", &config);
-    let run = dir.path().join("run");
-    let args = ["selfplay", "--config", arg(&config_file), "--run-dir", arg(&run), "--games", "8"];
-    let out = succeed(&args);
+    let (run, out) = self_play_with_tables(dir.path(), |config| {
+        config.selfplay.mcts.resignation.enabled = false;
+        config.selfplay.rescore_egdb = true;
+        // The net alone searches; the tables only rescore.
+        config.selfplay.search_egdb = false;
+    });
     assert!(out.contains("rescored by the tables"), "{out}");
-    let tables = egdb::Tables::open(&tables).unwrap();
+    let tables = egdb::Tables::open(&dir.path().join("egdb")).unwrap();
     let mut in_tables = 0;
     for shard in shard::list_shards(&run.join("shards")).unwrap() {
         for sample in shard::read_shard(&shard).unwrap().records.iter().map(|r| r.to_sample()) {
