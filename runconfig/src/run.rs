@@ -62,8 +62,10 @@ pub struct RunConfig {
 }
 
 /// The endgame tables self-play uses (`checkers-zero egdb build`): its searches take the positions
-/// they cover as exact; with `selfplay.adjudicate_egdb` a game ends at the first of them, with
-/// `selfplay.rescore_egdb` its results are theirs from the first of them on. The trainer measures its value head on a fixed set of their positions at each checkpoint.
+/// they cover as exact (unless `selfplay.search_egdb` is off); with `selfplay.adjudicate_egdb` a
+/// game ends at the first of them, with `selfplay.rescore_egdb` its results are theirs from the
+/// first of them on. The trainer measures its value head on a fixed set of their positions at each
+/// checkpoint.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct EgdbConfig {

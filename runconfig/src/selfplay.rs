@@ -30,7 +30,7 @@ search::settings! {
         /// (the tables then only adjudicate or rescore, and measure the value head).
         search_egdb: bool = true, Range::Any;
         /// End a game at the first position (at the start of a move) the endgame tables of the
-        /// run's `[egdb]` section cover, with their result; off, the tables only guide the search.
+        /// run's `[egdb]` section cover, with their result; off, the game is played to its end.
         adjudicate_egdb: bool = false, Range::Any;
         /// Play every game to its end, then give each decision the result the endgame tables give
         /// from the first position they cover (and each decision there its own position's exact

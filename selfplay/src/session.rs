@@ -135,8 +135,8 @@ pub struct Session<'a> {
     pub generation: &'a dyn Fn() -> Option<u32>,
     /// Where the games start (the start position, or ballots of an opening deck).
     pub openings: Openings,
-    /// Endgame tables the searches take as exact leaves, that end the games when
-    /// `config.adjudicate_egdb` is set, and rescore their results when `config.rescore_egdb` is.
+    /// Endgame tables: the searches' exact leaves when `config.search_egdb` is set, the games' end
+    /// when `config.adjudicate_egdb` is, their results' source when `config.rescore_egdb` is.
     pub tables: Option<Arc<Tables>>,
     /// Called with each shard's path and the games it holds, once it is on disk (its PDN file,
     /// when written, is already there): e.g. to upload it.
