@@ -155,3 +155,11 @@ fn an_evaluator_that_cannot_be_built_is_an_error_naming_the_worker() {
     let cause = std::error::Error::source(&err).map(ToString::to_string);
     assert!(err.to_string().contains("worker 0") && cause.as_deref() == Some("no net"), "{err}");
 }
+
+#[test]
+fn the_log_line_counts_the_games_the_tables_rescored_when_there_are_any() {
+    let mut totals = SessionTotals::default();
+    assert!(!totals.describe().contains("rescored"), "{}", totals.describe());
+    totals.rescored = 3;
+    assert!(totals.describe().ends_with("  rescored by the tables 3"), "{}", totals.describe());
+}
