@@ -28,8 +28,7 @@ pub fn self_played(fen: &str, search: bool, adjudicate: bool) -> GameRecord {
     let game = Game::new(Position::from_fen(fen).unwrap(), rules);
     let cap = PlayoutCap { full_visits: 16, cheap_visits: 16, full_probability: 1.0 };
     let config = MctsConfig { playout_cap: cap, ..MctsConfig::default() };
-    let (search_tables, adjudicator) = (Some(tables()).filter(|_| search), Some(tables()));
-    let adjudicator = adjudicator.filter(|_| adjudicate);
+    let (search_tables, adjudicator) = (search.then(tables), adjudicate.then(tables));
     let game = SelfPlayGame::with_tables(&config, game, 5, search_tables, adjudicator).unwrap();
     game.play(&mut UniformEvaluator).unwrap()
 }
