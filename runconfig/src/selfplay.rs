@@ -41,6 +41,11 @@ search::settings! {
         /// decision's search value (`train.search_value_weight` mixes it with the game's
         /// result) in place of the MCTS root's. 0: the root's value. Needs the sparse net.
         value_search_nodes: u64 = 0, Range::AtMost(1e9);
+        /// Once a game has ended, each decision's search value becomes the λ-return of the
+        /// game's root values from it on: `(1 - λ)` times its own plus `λ` times the next
+        /// decision's return (from its side; after the last decision, the result). 0: its own
+        /// root value; 1: the result. Applied after `value_search_nodes` and `rescore_egdb`.
+        value_lambda: f32 = 0.0, Range::Closed(0.0, 1.0);
         sections:
         /// Where the games start: the start position, or ballots of an opening deck.
         openings: OpeningsConfig;

@@ -173,6 +173,7 @@ impl Session<'_> {
             adjudicate_egdb: self.config.adjudicate_egdb,
             rescore_egdb: self.config.rescore_egdb,
             value_search_nodes: self.config.value_search_nodes,
+            value_lambda: self.config.value_lambda,
         };
         let counter = GameCounter::new(0, games);
         let start = Instant::now();

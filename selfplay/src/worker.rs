@@ -3,12 +3,13 @@
 //! own threads; finished games flow back to the caller over a channel. With
 //! [`GamePlan::value_search_nodes`] a worker scores each finished game's decisions with the
 //! alpha-beta engine before sending it ([`ValueSearch`]), and with [`GamePlan::rescore_egdb`] its
-//! results by the endgame tables ([`crate::table_results`]).
+//! results by the endgame tables ([`crate::table_results`]); with [`GamePlan::value_lambda`] its
+//! search values become λ-returns ([`crate::lambda_returns`]).
 
 use crate::game::SelfPlayGame;
 use crate::openings::Openings;
-use crate::table_results;
 use crate::value_search::ValueSearch;
+use crate::{lambda_returns, table_results};
 use draughts::DrawRules;
 use egdb::Tables;
 use search::{EvalError, EvalRequest, Evaluator, GameRecord, MctsConfig, SearchError};
@@ -117,6 +118,9 @@ pub struct GamePlan {
     /// search value (the net at its leaves, through [`Evaluator::leaf_evaluator`]); 0: the
     /// MCTS root's value stays.
     pub value_search_nodes: u64,
+    /// λ of the search values' λ-returns over the finished game (see [`crate::lambda_returns`]);
+    /// 0: each decision's own.
+    pub value_lambda: f32,
 }
 
 impl GamePlan {
@@ -197,6 +201,9 @@ pub fn run_worker(
                     Some(tables) => table_results::rescore(&mut record, tables) > 0,
                     None => false,
                 };
+                if plan.value_lambda > 0.0 {
+                    lambda_returns::apply(&mut record, plan.value_lambda);
+                }
                 // The receiver only goes away when the caller stops listening; nothing to do then.
                 let _ = finished.send(FinishedGame { number, record, rescored });
             } else {
@@ -241,6 +248,7 @@ mod tests {
             adjudicate_egdb: false,
             rescore_egdb: false,
             value_search_nodes: 0,
+            value_lambda: 0.0,
         }
     }
 
