@@ -1,4 +1,5 @@
-//! Test support: small endgame tables built once per test run, and self-play games with them.
+//! Test support: small endgame tables built once per test run, a 16-visit search, and self-play
+//! games with them.
 
 use crate::SelfPlayGame;
 use draughts::{DrawRules, Game, Position};
@@ -26,9 +27,14 @@ pub const WON: &str = "B:WK32:BK14,K15";
 pub fn self_played(fen: &str, search: bool, adjudicate: bool) -> GameRecord {
     let rules = DrawRules { max_plies: 20, ..DrawRules::default() };
     let game = Game::new(Position::from_fen(fen).unwrap(), rules);
-    let cap = PlayoutCap { full_visits: 16, cheap_visits: 16, full_probability: 1.0 };
-    let config = MctsConfig { playout_cap: cap, ..MctsConfig::default() };
+    let config = sixteen_visits();
     let (search_tables, adjudicator) = (search.then(tables), adjudicate.then(tables));
     let game = SelfPlayGame::with_tables(&config, game, 5, search_tables, adjudicator).unwrap();
     game.play(&mut UniformEvaluator).unwrap()
+}
+
+/// The default search with 16 visits every decision.
+pub fn sixteen_visits() -> MctsConfig {
+    let cap = PlayoutCap { full_visits: 16, cheap_visits: 16, full_probability: 1.0 };
+    MctsConfig { playout_cap: cap, ..MctsConfig::default() }
 }

@@ -3,16 +3,16 @@
 //! decisions (the same side twice running) included.
 
 use super::apply;
+use crate::test_tables::sixteen_visits;
 use crate::SelfPlayGame;
 use draughts::{DrawRules, Game, Position};
-use search::{GameRecord, MctsConfig, PlayoutCap, UniformEvaluator};
+use search::{GameRecord, UniformEvaluator};
 
 /// A game from the start position (16 visits a decision, at most 60 plies) with a multi-jump in
 /// it, so that one side makes two decisions running.
 fn game_with_a_multi_jump() -> GameRecord {
     let rules = DrawRules { max_plies: 60, ..DrawRules::default() };
-    let cap = PlayoutCap { full_visits: 16, cheap_visits: 16, full_probability: 1.0 };
-    let config = MctsConfig { playout_cap: cap, ..MctsConfig::default() };
+    let config = sixteen_visits();
     (0..64)
         .map(|seed| {
             let game = Game::new(Position::start(), rules);

@@ -2,10 +2,10 @@
 //! the tables take the first table position's value, and a game outside the tables is untouched.
 
 use super::rescore;
-use crate::test_tables::{tables, WON};
+use crate::test_tables::{sixteen_visits, tables, WON};
 use crate::SelfPlayGame;
 use draughts::{Color, DrawRules, Game, Outcome, Position};
-use search::{table_winner, GameEnd, GameRecord, MctsConfig, PlayoutCap, UniformEvaluator};
+use search::{table_winner, GameEnd, GameRecord, MctsConfig, UniformEvaluator};
 
 #[test]
 fn a_won_ending_drawn_in_self_play_is_scored_a_win() {
@@ -14,7 +14,7 @@ fn a_won_ending_drawn_in_self_play_is_scored_a_win() {
     let game = Game::new(Position::from_fen(WON).unwrap(), rules);
     let mut record = (0..32)
         .map(|seed| {
-            let game = SelfPlayGame::new(&searches(), game.clone(), seed).unwrap();
+            let game = SelfPlayGame::new(&sixteen_visits(), game.clone(), seed).unwrap();
             game.play(&mut UniformEvaluator).unwrap()
         })
         .find(|record| matches!(record.end, GameEnd::Played(Outcome::Draw(_))))
@@ -30,17 +30,11 @@ fn a_won_ending_drawn_in_self_play_is_scored_a_win() {
     }
 }
 
-/// 16 visits every decision.
-fn searches() -> MctsConfig {
-    let cap = PlayoutCap { full_visits: 16, cheap_visits: 16, full_probability: 1.0 };
-    MctsConfig { playout_cap: cap, ..MctsConfig::default() }
-}
-
 /// A game of four kings (one more than the tables hold) played on without tables until a capture
 /// takes it into them, with searched decisions before that.
 fn game_entering_the_tables() -> (GameRecord, usize) {
     let rules = DrawRules { max_plies: 80, ..DrawRules::default() };
-    let config = searches();
+    let config = sixteen_visits();
     let start = Position::from_fen("B:WK29,K32:BK1,K4").unwrap();
     for seed in 0..32 {
         let game = SelfPlayGame::new(&config, Game::new(start, rules), seed).unwrap();
